@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_transfers_reverses_idx" ON "ledger_transfers" USING btree ("reverses_transfer_id") WHERE reverses_transfer_id is not null;

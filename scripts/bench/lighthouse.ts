@@ -1,0 +1,173 @@
+// npm run audit:web — Lighthouse (performance and accessibility; its default mobile profile with
+// simulated slow 4G and a 4× slower CPU, and its desktop preset; AUDIT_PROFILE picks one) on
+// /auth and on / (signed in, through a session cookie sent as an extra header) against the built
+// server, with Debian's Chromium. Starts the server
+// on a fresh embedded database, or audits AUDIT_BASE_URL when set (a player is registered there
+// for the cookie). Prints the scores, the main timings and what Lighthouse flags; exits non-zero
+// only when an audit could not run, never for a score.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { startProcess, table, type ServerProcess } from './common.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const RUNS = Number(process.env.AUDIT_RUNS ?? 1);
+/** A folder to keep each full Lighthouse report in (JSON), for a closer look. */
+const REPORT_DIR = process.env.AUDIT_REPORT_DIR;
+
+type Profile = 'mobile' | 'desktop';
+const PROFILES: Profile[] =
+  process.env.AUDIT_PROFILE === 'mobile' || process.env.AUDIT_PROFILE === 'desktop'
+    ? [process.env.AUDIT_PROFILE]
+    : ['mobile', 'desktop'];
+
+interface AuditResult {
+  page: string;
+  profile: Profile;
+  performance: number;
+  accessibility: number;
+  metrics: Record<string, string>;
+  flagged: string[];
+}
+
+async function sessionCookie(baseUrl: string): Promise<string> {
+  const username = `audit_${process.pid % 100_000}`;
+  const response = await fetch(`${baseUrl}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username,
+      password: 'audit-password',
+      phoneNumber: '+1 555 010 0000',
+      isOver18: true,
+    }),
+  });
+  if (response.status !== 201) {
+    throw new Error(
+      `could not register the audit player: ${response.status} ${await response.text()}`,
+    );
+  }
+  return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+const METRICS = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['cumulative-layout-shift', 'CLS'],
+  ['speed-index', 'SI'],
+] as const;
+
+async function audit(
+  port: number,
+  profile: Profile,
+  page: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<AuditResult> {
+  const result = await lighthouse(
+    url,
+    {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility'],
+      extraHeaders: headers,
+    },
+    profile === 'desktop' ? desktopConfig : undefined,
+  );
+  const lhr = result?.lhr;
+  if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
+  if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  if (REPORT_DIR) {
+    const name = page === '/' ? 'home' : page.replaceAll('/', '');
+    writeFileSync(
+      join(REPORT_DIR, `lighthouse-${name}-${profile}.json`),
+      JSON.stringify(lhr, null, 2),
+    );
+  }
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const flagged: string[] = [];
+  for (const category of ['performance', 'accessibility']) {
+    for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+      const item = lhr.audits[ref.id];
+      if (!item || item.score === null || item.score >= 0.9) continue;
+      if (ref.weight === 0 && item.scoreDisplayMode !== 'metricSavings') continue;
+      flagged.push(
+        `${category}: ${item.title}${item.displayValue ? ` (${item.displayValue})` : ''}`,
+      );
+    }
+  }
+  return {
+    page,
+    profile,
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    metrics: Object.fromEntries(
+      METRICS.map(([id, label]) => [label, lhr.audits[id]?.displayValue ?? '-']),
+    ),
+    flagged,
+  };
+}
+
+let failed = false;
+let server: ServerProcess | undefined;
+let chrome: chromeLauncher.LaunchedChrome | undefined;
+try {
+  let baseUrl = process.env.AUDIT_BASE_URL;
+  if (!baseUrl) {
+    server = await startProcess('dist/server/main.js', {}, '/api/ready');
+    baseUrl = server.baseUrl;
+  }
+  const cookie = await sessionCookie(baseUrl);
+  chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  const results: AuditResult[] = [];
+  for (const profile of PROFILES) {
+    for (let run = 0; run < RUNS; run += 1) {
+      results.push(await audit(chrome.port, profile, '/auth', `${baseUrl}/auth`, {}));
+      results.push(await audit(chrome.port, profile, '/', `${baseUrl}/`, { Cookie: cookie }));
+    }
+  }
+  process.stdout.write(
+    `\nLighthouse ${RUNS > 1 ? `(${RUNS} runs each) ` : ''}on the built server; mobile: ` +
+      "simulated slow 4G and 4× CPU slowdown, desktop: Lighthouse's desktop preset; targets: " +
+      'performance ≥ 95, accessibility ≥ 95\n\n' +
+      table(
+        results.map((r) => ({
+          page: r.page,
+          profile: r.profile,
+          performance: r.performance,
+          accessibility: r.accessibility,
+          ...r.metrics,
+        })),
+      ) +
+      '\n',
+  );
+  for (const r of results) {
+    if (r.flagged.length === 0) continue;
+    process.stdout.write(
+      `\nFlagged on ${r.page} (${r.profile}):\n${r.flagged.map((f) => `  - ${f}`).join('\n')}\n`,
+    );
+  }
+} catch (error) {
+  failed = true;
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+} finally {
+  chrome?.kill();
+  await server?.stop();
+}
+process.exit(failed ? 1 : 0);

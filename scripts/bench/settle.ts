@@ -1,0 +1,178 @@
+// npm run bench:settle — full challenge cycles (create, accept, settle) per second on PostgreSQL
+// with 8 concurrent clients, through the service layer (createChallenge, acceptChallenge,
+// submitScores: the functions the HTTP routes call, with the PostgreSQL event bus a deployment
+// uses), beside pgbench's TPC-B with the same client count; then the ledger invariants and a
+// recount of every wallet. Rounds of each alternate, so that both see the same machine. Prints a
+// table; exits non-zero only if something broke (errors, invariants), never for slowness.
+import { eq, sql } from 'drizzle-orm';
+import { openPostgres, queryRows, type DatabaseHandle } from '../../src/server/db/client.ts';
+import { runMigrations } from '../../src/server/db/migrate.ts';
+import { challenges } from '../../src/server/db/schema/challenges.ts';
+import type { AppContext } from '../../src/server/context.ts';
+import {
+  acceptChallenge,
+  createChallenge,
+  submitScores,
+} from '../../src/server/features/challenges/service.ts';
+import { checkLedgerInvariants } from '../../src/server/features/ledger/invariants.ts';
+import { createPostgresBus } from '../../src/server/lib/event-bus.ts';
+import {
+  benchContext,
+  median,
+  poolOf,
+  seedFundedWallets,
+  seedPlayers,
+  table,
+  withPgbench,
+  withTemporaryDatabase,
+} from './common.ts';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PLAYERS = 400;
+const START_CENTS = 100_000_000n;
+const STAKE_DOLLARS = 5;
+
+interface Round {
+  cycles: number;
+  errors: number;
+  seconds: number;
+}
+
+/** `CLIENTS` players at once, each running whole cycles between two random players. */
+async function runCycles(ctx: AppContext, players: number[]): Promise<Round> {
+  let cycles = 0;
+  let errors = 0;
+  const deadline = Date.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (Date.now() < deadline) {
+        const creatorIndex = Math.floor(Math.random() * players.length);
+        const offset = 1 + Math.floor(Math.random() * (players.length - 1));
+        const creator = players.at(creatorIndex) ?? 0;
+        const acceptor = players.at((creatorIndex + offset) % players.length) ?? 0;
+        try {
+          const id = await createChallenge(ctx, creator, {
+            game: 'Chess',
+            amount: STAKE_DOLLARS,
+            gamerTag: 'bench',
+            phoneNumber: '5550100000',
+            console: 'PC',
+          });
+          await acceptChallenge(ctx, id, acceptor);
+          const creatorWins = Math.random() < 0.5;
+          await submitScores(ctx, id, creator, {
+            creatorScore: creatorWins ? 3 : 1,
+            acceptorScore: creatorWins ? 1 : 3,
+            screenshot: 'https://example.com/result.png',
+          });
+          cycles += 1;
+        } catch (error) {
+          errors += 1;
+          if (errors === 1) process.stderr.write(`first error: ${String(error)}\n`);
+        }
+      }
+    }),
+  );
+  return { cycles, errors, seconds: (performance.now() - started) / 1000 };
+}
+
+async function check(database: DatabaseHandle, cycles: number, players: number): Promise<string[]> {
+  const problems = [...(await checkLedgerInvariants(database.db)).problems];
+  // Every completed cycle left one completed challenge; nothing is stuck half-way.
+  const [completed] = await database.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(challenges)
+    .where(eq(challenges.status, 'completed'));
+  if ((completed?.count ?? 0) !== cycles) {
+    problems.push(`${cycles} cycles reported but ${completed?.count} challenges completed`);
+  }
+  // Money is conserved: the players' wallets and the house's fees add up to what was deposited.
+  const [totals] = await queryRows<{ wallets: string; fees: string }>(
+    database.db,
+    sql`select
+      coalesce(sum(balance_cents) filter (where kind = 'user'), 0)::text as wallets,
+      coalesce(sum(balance_cents) filter (where key = 'house:fees'), 0)::text as fees
+      from ledger_accounts`,
+  );
+  const deposited = START_CENTS * BigInt(players);
+  if (BigInt(totals?.wallets ?? '0') + BigInt(totals?.fees ?? '0') !== deposited) {
+    problems.push(
+      `wallets ${totals?.wallets} + fees ${totals?.fees} ≠ deposits ${deposited} cents`,
+    );
+  }
+  return problems;
+}
+
+async function benchmark(url: string) {
+  const database = openPostgres(url, CLIENTS + 2);
+  const silent = { warn: () => {}, error: () => {} };
+  try {
+    await runMigrations(database);
+    const bus = await createPostgresBus(poolOf(database), silent);
+    const ctx = benchContext(database, bus);
+    const players = await seedPlayers(database, PLAYERS);
+    await seedFundedWallets(database, players, START_CENTS);
+    const rounds = await withPgbench(async (pgbench) => {
+      const results: Array<Round & { tpcb: number }> = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const ours = await runCycles(ctx, players);
+        results.push({ ...ours, tpcb: pgbench(CLIENTS, SECONDS) });
+      }
+      return results;
+    });
+    await bus.close();
+    const cycles = rounds.reduce((sum, round) => sum + round.cycles, 0);
+    return { rounds, problems: await check(database, cycles, players.length) };
+  } finally {
+    await database.close();
+  }
+}
+
+let failed: boolean;
+try {
+  const { rounds, problems } = await withTemporaryDatabase('skillstake_bench_settle', benchmark);
+  const errors = rounds.reduce((sum, round) => sum + round.errors, 0);
+  failed = errors > 0 || problems.length > 0;
+  const rows = rounds.map((round, i) => {
+    const perSecond = round.cycles / round.seconds;
+    return {
+      round: String(i + 1),
+      'cycles/s': perSecond.toFixed(0),
+      'their transactions/s': (perSecond * 3).toFixed(0),
+      'pgbench TPC-B tps': round.tpcb.toFixed(0),
+      'cycles / TPC-B': `${((perSecond / round.tpcb) * 100).toFixed(0)}%`,
+      errors: round.errors,
+    };
+  });
+  const ratios = rounds.map((round) => round.cycles / round.seconds / round.tpcb);
+  rows.push({
+    round: 'median',
+    'cycles/s': median(rounds.map((r) => r.cycles / r.seconds)).toFixed(0),
+    'their transactions/s': median(rounds.map((r) => (3 * r.cycles) / r.seconds)).toFixed(0),
+    'pgbench TPC-B tps': median(rounds.map((r) => r.tpcb)).toFixed(0),
+    'cycles / TPC-B': `${(median(ratios) * 100).toFixed(0)}%`,
+    errors,
+  });
+  process.stdout.write(
+    `\nChallenge cycles (create, accept, settle: three transactions each) through the service ` +
+      `layer on PostgreSQL, ${CLIENTS} clients, alternating with pgbench TPC-B (${CLIENTS} ` +
+      `clients), ${ROUNDS} rounds of ${SECONDS} s each\n\n` +
+      table(rows) +
+      `\n\nTarget: cycles ≥ 40% of TPC-B transactions per second (median round: ` +
+      `${(median(ratios) * 100).toFixed(0)}%)\n` +
+      (problems.length === 0
+        ? 'Ledger invariants: OK (transfers balance, cached balances match, no negative wallet, ' +
+          'no money left in finished escrows, wallets + fees = deposits, one completed ' +
+          'challenge per cycle)\n'
+        : `Ledger invariants BROKEN:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`),
+  );
+} catch (error) {
+  failed = true;
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,63 @@
+// A worker thread of `npm run bench:ws`: holds a share of the account sockets, answers the
+// server's pings, and reports each BALANCE_UPDATE with its arrival time. Holding the sockets
+// away from the thread that drives the load keeps the measurement from timing our own queue.
+import { parentPort, workerData } from 'node:worker_threads';
+import WebSocket from 'ws';
+
+const { url, cookies, concurrency } = workerData;
+const now = () => performance.timeOrigin + performance.now();
+const sockets = [];
+let challengeUpdates = 0;
+
+function open(cookie) {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers: { cookie }, perMessageDeflate: false });
+    socket.on('message', (data) => {
+      const text = String(data);
+      if (text.includes('"PING"')) socket.send('{"type":"PONG"}');
+      else if (text.includes('"BALANCE_UPDATE"')) {
+        const message = JSON.parse(text);
+        parentPort.postMessage({
+          type: 'balance',
+          userId: message.userId,
+          dollars: message.newBalance,
+          at: now(),
+        });
+      } else challengeUpdates += 1;
+    });
+    socket.once('open', () => resolve(socket));
+    socket.once('unexpected-response', (_request, response) =>
+      reject(new Error(`socket refused: HTTP ${response.statusCode}`)),
+    );
+    socket.once('error', reject);
+  });
+}
+
+let next = 0;
+try {
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < cookies.length) {
+        const cookie = cookies[next];
+        next += 1;
+        sockets.push(await open(cookie));
+      }
+    }),
+  );
+  parentPort.postMessage({ type: 'opened', count: sockets.length });
+} catch (error) {
+  parentPort.postMessage({ type: 'failed', message: String(error) });
+}
+
+parentPort.on('message', (message) => {
+  if (message.type === 'report') {
+    parentPort.postMessage({
+      type: 'report',
+      open: sockets.filter((socket) => socket.readyState === WebSocket.OPEN).length,
+      challengeUpdates,
+    });
+  } else if (message.type === 'close') {
+    for (const socket of sockets) socket.terminate();
+    parentPort.close();
+  }
+});

@@ -1,0 +1,56 @@
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { AccountSocket, accountSocketUrl, type AccountEvent } from '#client/lib/account-socket.ts';
+import { formatDollars } from '#client/lib/format.ts';
+import { toast } from '#client/lib/toast.ts';
+import { refreshSessionUser, setCachedBalance } from '#client/features/auth/api/session-cache.ts';
+import { invalidateChallenge } from '#client/features/challenges/api/invalidate-challenges.ts';
+import { transactionsQueryKey } from '#client/features/wallet/api/get-transactions.ts';
+import { payoutsQueryKey } from '#client/features/payouts/api/get-payouts.ts';
+
+/**
+ * What an account event changes on screen. BALANCE_UPDATE replaces the cached balance (SPEC §4)
+ * and the wallet history it came from; CHALLENGE_UPDATED refreshes every list, the counts and
+ * that challenge's page, so nobody has to reload to see an opponent's move.
+ */
+export function applyAccountEvent(
+  queryClient: QueryClient,
+  currentUserId: number,
+  event: AccountEvent,
+): void {
+  switch (event.type) {
+    case 'BALANCE_UPDATE':
+      if (event.userId !== currentUserId) return;
+      setCachedBalance(queryClient, event.userId, event.newBalance);
+      void queryClient.invalidateQueries({ queryKey: transactionsQueryKey });
+      // A failed payout returns its amount: the history shows the new status with it.
+      void queryClient.invalidateQueries({ queryKey: payoutsQueryKey });
+      toast({
+        title: 'Balance Updated',
+        description: `Your new balance is ${formatDollars(event.newBalance)}`,
+      });
+      return;
+    case 'CHALLENGE_UPDATED':
+      void invalidateChallenge(queryClient, event.challengeId);
+      return;
+  }
+}
+
+/**
+ * Keeps the account socket open while someone is signed in, and only then: it opens when a user
+ * appears, closes on sign-out, and starts afresh for a different user.
+ */
+export function useAccountRealtime(userId: number | null): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (userId === null) return;
+    const socket = new AccountSocket({
+      url: accountSocketUrl(window.location),
+      onEvent: (event) => applyAccountEvent(queryClient, userId, event),
+      // The server ended this session: find out whether anyone is still signed in here.
+      onSessionEnded: () => void refreshSessionUser(queryClient),
+    });
+    socket.start();
+    return () => socket.stop();
+  }, [queryClient, userId]);
+}

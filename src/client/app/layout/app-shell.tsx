@@ -1,0 +1,76 @@
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { useUser } from '#client/features/auth/api/get-user.ts';
+import { SubmittedResultsProvider } from '#client/features/challenges/components/results-modal.tsx';
+import { useAccountRealtime } from '../account-realtime.ts';
+import { ScrollControls } from './scroll-controls.tsx';
+import { TopBar } from './top-bar.tsx';
+
+/**
+ * Purple on /auth, cyan everywhere else (SPEC §1). The theme goes on <html> so that portalled
+ * dialogs, menus and toasts share it, and it is set before paint so /auth never flashes cyan.
+ */
+function useThemeForPath(path: string): void {
+  const theme = path === '/auth' ? 'auth' : 'app';
+  useLayoutEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+}
+
+/**
+ * A client-side navigation should land at the top of the new page, as a full page load does. The
+ * first render is skipped so that a reload keeps the browser's restored scroll position.
+ */
+function useScrollToTopOnNavigate(path: string): void {
+  const previousPath = useRef(path);
+  useEffect(() => {
+    if (previousPath.current === path) return;
+    previousPath.current = path;
+    window.scrollTo({ top: 0 });
+  }, [path]);
+}
+
+function Footer() {
+  return (
+    <footer className="border-t border-ink-800 bg-ink-950/70">
+      <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-6 text-xs text-slate-400 sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p>
+          <span className="font-display font-bold tracking-widest text-slate-300">SKILLSTAKE</span>{' '}
+          © {new Date().getFullYear()}. Skill-based competition for players 21+ in permitted
+          locations.
+        </p>
+        <p>Play responsibly. Only stake what you can afford to lose.</p>
+      </div>
+    </footer>
+  );
+}
+
+/** The page shell: top bar for signed-in users, the page, the footer and the scroll aids. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  const { user } = useUser();
+  useAccountRealtime(user?.id ?? null);
+  useThemeForPath(location);
+  useScrollToTopOnNavigate(location);
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-accent px-4 py-2 font-display text-xs font-bold text-accent-contrast focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      {user && <TopBar user={user} />}
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 outline-none sm:px-6 sm:py-10"
+      >
+        <SubmittedResultsProvider>{children}</SubmittedResultsProvider>
+      </main>
+      <Footer />
+      <ScrollControls />
+    </div>
+  );
+}

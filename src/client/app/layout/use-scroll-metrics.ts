@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import { BACK_TO_TOP_FRACTION, SCROLL_OVERFLOW_THRESHOLD_PX } from '#client/lib/ui-constants.ts';
+
+export interface ScrollMetrics {
+  /** How far down the page the reader is, 0 to 100. */
+  progressPercent: number;
+  /** The page is taller than the viewport by more than the SPEC's threshold. */
+  overflows: boolean;
+  /** The reader is past the point where BACK TO TOP appears. */
+  pastHalf: boolean;
+}
+
+const AT_TOP: ScrollMetrics = { progressPercent: 0, overflows: false, pastHalf: false };
+
+function readScrollMetrics(): ScrollMetrics {
+  const scrollableHeight = document.documentElement.scrollHeight - window.innerHeight;
+  const fraction =
+    scrollableHeight > 0 ? Math.min(1, Math.max(0, window.scrollY / scrollableHeight)) : 0;
+  return {
+    progressPercent: Math.round(fraction * 1000) / 10,
+    overflows: scrollableHeight > SCROLL_OVERFLOW_THRESHOLD_PX,
+    pastHalf: fraction > BACK_TO_TOP_FRACTION,
+  };
+}
+
+function sameMetrics(a: ScrollMetrics, b: ScrollMetrics): boolean {
+  return (
+    a.progressPercent === b.progressPercent &&
+    a.overflows === b.overflows &&
+    a.pastHalf === b.pastHalf
+  );
+}
+
+/** Tracks the window's scroll position and page height, at most once per animation frame. */
+export function useScrollMetrics(): ScrollMetrics {
+  const [metrics, setMetrics] = useState(AT_TOP);
+
+  useEffect(() => {
+    let frame: number | undefined;
+    const measure = () => {
+      frame = undefined;
+      const next = readScrollMetrics();
+      setMetrics((previous) => (sameMetrics(previous, next) ? previous : next));
+    };
+    const scheduleMeasure = () => {
+      frame ??= requestAnimationFrame(measure);
+    };
+
+    scheduleMeasure();
+    window.addEventListener('scroll', scheduleMeasure, { passive: true });
+    window.addEventListener('resize', scheduleMeasure);
+    // Data that arrives after the first paint makes the page taller without any scroll or resize
+    // event. jsdom has no ResizeObserver; there the two events above still keep the metrics right.
+    const resizeObserver =
+      typeof ResizeObserver === 'function' ? new ResizeObserver(scheduleMeasure) : undefined;
+    resizeObserver?.observe(document.body);
+
+    return () => {
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', scheduleMeasure);
+      window.removeEventListener('resize', scheduleMeasure);
+      resizeObserver?.disconnect();
+    };
+  }, []);
+
+  return metrics;
+}

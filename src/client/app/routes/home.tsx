@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import {
+  CircleCheck,
+  Gamepad2,
+  Headphones,
+  Plus,
+  Swords,
+  Trophy,
+  LockKeyhole,
+  Zap,
+} from 'lucide-react';
+import type { PublicUser } from '#shared/contracts/auth.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx';
+import { useChallengeCounts } from '#client/features/challenges/api/get-challenge-counts.ts';
+import type { ChallengeListFilter } from '#client/features/challenges/api/get-challenges.ts';
+import { ChallengeGrid } from '#client/features/challenges/components/challenge-grid.tsx';
+import { CreateChallengeDialog } from '#client/features/challenges/components/create-challenge-dialog.tsx';
+
+// Stable filters: each is part of its list's cache key.
+const AVAILABLE: ChallengeListFilter = { status: 'open' };
+const ACTIVE: ChallengeListFilter = { status: 'accepted', role: 'mine' };
+const COMPLETED: ChallengeListFilter = { status: ['completed', 'disputed'], role: 'mine' };
+
+const BANNER_POINTS: readonly { icon: LucideIcon; text: string }[] = [
+  { icon: LockKeyhole, text: 'Both stakes held in escrow until the match is settled' },
+  { icon: Trophy, text: 'Winner takes the pot, minus a 5% fee' },
+  { icon: Headphones, text: 'Voice chat with your opponent on every match' },
+  { icon: Gamepad2, text: 'Xbox, PlayStation, PC and more' },
+];
+
+function Banner({ username, onCreate }: { username: string; onCreate: () => void }) {
+  return (
+    <section className="relative mb-10 overflow-hidden rounded-2xl border border-accent/30 bg-linear-to-br from-ink-800 via-ink-850 to-ink-900 p-6 sm:p-10">
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-24 -right-24 size-72 rounded-full bg-accent/20 blur-3xl"
+      />
+      <div className="relative grid gap-8 lg:grid-cols-[1fr_auto] lg:items-end">
+        <div className="space-y-5">
+          <p className="font-display text-xs font-semibold tracking-[0.3em] break-words text-accent">
+            WELCOME BACK, {username.toUpperCase()}
+          </p>
+          <h1 className="font-display text-3xl leading-tight font-black tracking-wide text-white sm:text-4xl">
+            SKILL CHALLENGES
+          </h1>
+          <p className="max-w-2xl text-slate-300">
+            Pick a game, set your stake and call out the competition, or accept an open challenge
+            and prove you are the better player.
+          </p>
+          <ul className="grid gap-3 sm:grid-cols-2">
+            {BANNER_POINTS.map(({ icon: Icon, text }) => (
+              <li key={text} className="flex items-center gap-3 text-sm text-slate-200">
+                <Icon aria-hidden="true" className="size-5 shrink-0 text-accent" />
+                {text}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <Button size="lg" onClick={onCreate}>
+          <Plus aria-hidden="true" />
+          Create Challenge
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+/** "Completed (3)"; the count wraps under the word on a narrow phone instead of being cut. */
+function TabLabel({ label, count }: { label: string; count: number | undefined }) {
+  return (
+    <span className="flex flex-col items-center leading-tight min-[420px]:flex-row min-[420px]:gap-1">
+      <span>{label}</span>
+      {count !== undefined && (
+        <>
+          {' '}
+          <span className="tabular-nums">({count})</span>
+        </>
+      )}
+    </span>
+  );
+}
+
+/** /: the challenge lobby: open challenges, the viewer's active matches and finished ones. */
+export function HomePage({ user }: { user: PublicUser }) {
+  const [createOpen, setCreateOpen] = useState(false);
+  const openCreate = () => setCreateOpen(true);
+  const counts = useChallengeCounts();
+
+  return (
+    <>
+      <Banner username={user.username} onCreate={openCreate} />
+      <Tabs defaultValue="available">
+        <TabsList aria-label="Challenges" className="sm:max-w-xl">
+          <TabsTrigger value="available">
+            <TabLabel label="Available" count={counts.data?.available} />
+          </TabsTrigger>
+          <TabsTrigger value="active">
+            <TabLabel label="Active" count={counts.data?.active} />
+          </TabsTrigger>
+          <TabsTrigger value="completed">
+            <TabLabel label="Completed" count={counts.data?.completed} />
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="available">
+          <ChallengeGrid
+            filter={AVAILABLE}
+            viewerId={user.id}
+            label="Available challenges"
+            empty={
+              <EmptyState
+                icon={Swords}
+                title="NO AVAILABLE CHALLENGES"
+                description="No open challenges right now. Set one up and let an opponent come to you."
+                action={
+                  <Button onClick={openCreate}>
+                    <Plus aria-hidden="true" />
+                    Create Challenge
+                  </Button>
+                }
+              />
+            }
+          />
+        </TabsContent>
+        <TabsContent value="active">
+          <ChallengeGrid
+            filter={ACTIVE}
+            viewerId={user.id}
+            label="Active challenges"
+            empty={
+              <EmptyState
+                icon={Zap}
+                title="NO ACTIVE CHALLENGES"
+                description="Accepted challenges waiting to be played show up here."
+              />
+            }
+          />
+        </TabsContent>
+        <TabsContent value="completed">
+          <ChallengeGrid
+            filter={COMPLETED}
+            viewerId={user.id}
+            label="Completed challenges"
+            empty={
+              <EmptyState
+                icon={CircleCheck}
+                title="NO COMPLETED CHALLENGES"
+                description="Finished matches and their winners show up here."
+              />
+            }
+          />
+        </TabsContent>
+      </Tabs>
+      <CreateChallengeDialog
+        open={createOpen}
+        onOpenChange={setCreateOpen}
+        defaultPhoneNumber={user.phoneNumber}
+      />
+    </>
+  );
+}

@@ -1,0 +1,308 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import type { PublicUser } from '#shared/contracts/auth.ts';
+import {
+  PAYOUT_DETAILS_PLACEHOLDER,
+  PAYOUT_MESSAGES,
+  type PayoutView,
+} from '#shared/contracts/payouts.ts';
+import { userQueryKey } from '#client/features/auth/api/get-user.ts';
+import { FakeWebSocket } from '#client/test-utils/fake-web-socket.ts';
+import { parseRequestUrl } from '#client/test-utils/challenges.ts';
+import { makePayout } from '#client/test-utils/payouts.ts';
+import {
+  jsonResponse,
+  makeUser,
+  renderApp,
+  stubFetch,
+  type FetchHandler,
+} from '#client/test-utils/render-app.tsx';
+import { findToast } from '#client/test-utils/toasts.ts';
+
+// The route is a lazily loaded chunk; loading it once here keeps the first test's wait short.
+beforeAll(async () => {
+  await import('#client/app/routes/payouts.tsx');
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** The first render is the slowest part of these tests on a busy machine. */
+const FIRST_RENDER = { timeout: 5000 };
+
+interface PayoutServer {
+  user?: PublicUser;
+  /** The history the server holds at the time of each request. */
+  payouts?: () => PayoutView[];
+  onRequest?: FetchHandler;
+}
+
+function serve({
+  user = makeUser({ id: 1, balance: 40 }),
+  payouts = () => [],
+  onRequest = () => jsonResponse(201, { payout: makePayout({ id: 6, amount: 15 }), balance: 25 }),
+}: PayoutServer = {}) {
+  return stubFetch((request) => {
+    const { path } = parseRequestUrl(request.url);
+    if (path === '/api/user') return jsonResponse(200, user);
+    if (request.method === 'POST' && path === '/api/payouts') return onRequest(request);
+    if (path === '/api/payouts') return jsonResponse(200, payouts());
+    return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
+  });
+}
+
+function payoutPosts(fetchMock: ReturnType<typeof stubFetch>) {
+  return fetchMock.mock.calls.filter(
+    ([input, init]) => String(input) === '/api/payouts' && init?.method === 'POST',
+  );
+}
+
+async function openDialog() {
+  const user = userEvent.setup();
+  const view = renderApp('/payouts');
+  await user.click(await screen.findByRole('button', { name: 'Request Payout' }, FIRST_RENDER));
+  const dialog = await screen.findByRole('dialog', { name: 'Request Payout' });
+  return { user, dialog, ...view };
+}
+
+async function fill(
+  user: ReturnType<typeof userEvent.setup>,
+  dialog: HTMLElement,
+  { amount = '15', details = 'BTC bc1qexampleaddress', phone }: Record<string, string> = {},
+) {
+  const amountBox = within(dialog).getByLabelText('Amount ($)');
+  await user.clear(amountBox);
+  if (amount) await user.type(amountBox, amount);
+  const detailsBox = within(dialog).getByLabelText('Payment Details');
+  await user.clear(detailsBox);
+  if (details) await user.type(detailsBox, details);
+  if (phone !== undefined) {
+    const phoneBox = within(dialog).getByLabelText('Phone Number');
+    await user.clear(phoneBox);
+    if (phone) await user.type(phoneBox, phone);
+  }
+}
+
+const submitButton = (dialog: HTMLElement) =>
+  within(dialog).getByRole('button', { name: /SUBMIT REQUEST|SUBMITTING/ });
+
+describe('payouts page', () => {
+  it('shows the available balance and NO PAYOUT RECORDS FOUND without payouts', async () => {
+    serve({ user: makeUser({ balance: 40 }) });
+    renderApp('/payouts');
+
+    expect(
+      await screen.findByText('NO PAYOUT RECORDS FOUND', {}, FIRST_RENDER),
+    ).toBeInTheDocument();
+    const balanceCard = screen
+      .getByRole('heading', { name: 'Available Balance' })
+      .closest('section');
+    expect(balanceCard).toHaveTextContent('$40.00');
+  });
+
+  it('lists each payout with amount, badge, method, details, phone, date and failure reason', async () => {
+    serve({
+      payouts: () => [
+        makePayout({ id: 3, amount: 20, status: 'pending' }),
+        makePayout({
+          id: 2,
+          amount: 7.5,
+          status: 'completed',
+          completedAt: '2025-03-15T09:30:00.000Z',
+        }),
+        makePayout({
+          id: 1,
+          amount: 5,
+          status: 'failed',
+          failureReason: 'The address was not valid',
+          createdAt: 'not a date',
+        }),
+      ],
+    });
+    renderApp('/payouts');
+
+    const list = await screen.findByRole('list', { name: 'Payout history' }, FIRST_RENDER);
+    const [pending, completed, failed] = within(list).getAllByRole('article');
+    expect(pending).toHaveAccessibleName('Payout of $20.00');
+    expect(within(pending!).getByText('PROCESSING')).toBeInTheDocument();
+    expect(pending).toHaveTextContent('Crypto');
+    expect(pending).toHaveTextContent('BTC bc1qexampleaddress');
+    expect(pending).toHaveTextContent('+1 555 123 4567');
+    expect(pending).toHaveTextContent(/Mar 14, 2025/);
+
+    expect(within(completed!).getByText('COMPLETED')).toBeInTheDocument();
+    expect(completed).toHaveTextContent('$7.50');
+
+    expect(within(failed!).getByText('FAILED')).toBeInTheDocument();
+    expect(failed).toHaveTextContent('The address was not valid');
+    expect(failed).toHaveTextContent('RequestedN/A');
+  });
+});
+
+describe('payout history, live', () => {
+  it('shows a payout the operator failed as soon as its amount comes back to the balance', async () => {
+    let payouts = [makePayout({ id: 3, amount: 20 })];
+    serve({ user: makeUser({ id: 1, balance: 20 }), payouts: () => payouts });
+    renderApp('/payouts');
+    const list = await screen.findByRole('list', { name: 'Payout history' }, FIRST_RENDER);
+    expect(within(list).getByText('PROCESSING')).toBeInTheDocument();
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    const socket = FakeWebSocket.latest();
+    act(() => socket.serverOpen());
+
+    payouts = [makePayout({ id: 3, amount: 20, status: 'failed', failureReason: 'Bad address' })];
+    act(() => socket.serverSend({ type: 'BALANCE_UPDATE', userId: 1, newBalance: 40 }));
+
+    expect(await within(list).findByText('FAILED')).toBeInTheDocument();
+    expect(list).toHaveTextContent('Bad address');
+    expect(screen.getAllByTitle('$ Blue Coins')[0]).toHaveTextContent('$40.00');
+  });
+});
+
+describe('request payout dialog', () => {
+  it('offers only crypto, asks for the coin and address, prefills the phone', async () => {
+    serve();
+    const { dialog } = await openDialog();
+
+    const method = within(dialog).getByLabelText('Payment Method');
+    expect(method).toHaveValue('crypto');
+    expect(
+      within(method)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Crypto']);
+    expect(within(dialog).getByLabelText('Payment Details')).toHaveAttribute(
+      'placeholder',
+      PAYOUT_DETAILS_PLACEHOLDER,
+    );
+    expect(within(dialog).getByLabelText('Phone Number')).toHaveValue('+1 555 123 4567');
+    const amount = within(dialog).getByLabelText('Amount ($)');
+    expect(amount).toHaveAttribute('min', '1.00');
+    expect(amount).toHaveAttribute('max', '40.00');
+  });
+
+  it('checks the SPEC rules in their words and sends nothing until they hold', async () => {
+    const fetchMock = serve();
+    const { user, dialog } = await openDialog();
+    const amount = within(dialog).getByLabelText('Amount ($)');
+
+    await fill(user, dialog, { amount: '', details: '', phone: '12345' });
+    await user.click(submitButton(dialog));
+    expect(await within(dialog).findByText(PAYOUT_MESSAGES.amountRequired)).toBeVisible();
+    expect(within(dialog).getByText(PAYOUT_MESSAGES.detailsRequired)).toBeVisible();
+    expect(within(dialog).getByText('Phone number must be at least 10 digits')).toBeVisible();
+
+    await fill(user, dialog, { amount: '0', phone: '+1 555 123 4567' });
+    await user.click(submitButton(dialog));
+    expect(await within(dialog).findByText(PAYOUT_MESSAGES.amountPositive)).toBeVisible();
+
+    await fill(user, dialog, { amount: '0.5' });
+    await user.click(submitButton(dialog));
+    expect(await within(dialog).findByText(PAYOUT_MESSAGES.amountMin)).toBeVisible();
+
+    // Above the balance, reported together with any other field's message.
+    await fill(user, dialog, { amount: '40.01', details: '' });
+    await user.click(submitButton(dialog));
+    expect(await within(dialog).findByText(PAYOUT_MESSAGES.insufficientBalance)).toBeVisible();
+    expect(amount).toHaveAccessibleDescription(
+      expect.stringContaining(PAYOUT_MESSAGES.insufficientBalance),
+    );
+    expect(within(dialog).getByText(PAYOUT_MESSAGES.detailsRequired)).toBeVisible();
+
+    expect(payoutPosts(fetchMock)).toHaveLength(0);
+  });
+
+  it('requests the payout as crypto, toasts, updates the balance and the history', async () => {
+    let payouts: PayoutView[] = [];
+    const fetchMock = serve({
+      payouts: () => payouts,
+      onRequest: () => {
+        payouts = [makePayout({ id: 6, amount: 15 })];
+        return jsonResponse(201, { payout: payouts[0], balance: 25 });
+      },
+    });
+    const { user, dialog, queryClient } = await openDialog();
+
+    await fill(user, dialog, { amount: '15' });
+    await user.click(submitButton(dialog));
+
+    expect(await findToast('PAYOUT REQUESTED')).toHaveTextContent('$15.00');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(payoutPosts(fetchMock)[0]?.[1]?.body).toBe(
+      JSON.stringify({
+        amount: '15.00',
+        paymentMethod: 'crypto',
+        paymentDetails: 'BTC bc1qexampleaddress',
+        phoneNumber: '+1 555 123 4567',
+      }),
+    );
+    expect(queryClient.getQueryData(userQueryKey)).toMatchObject({ balance: 25 });
+    const list = await screen.findByRole('list', { name: 'Payout history' });
+    expect(within(list).getByText('PROCESSING')).toBeInTheDocument();
+  });
+
+  it('sends one request however often the button is pressed while it is on its way', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const fetchMock = serve({ onRequest: () => new Promise<Response>((r) => (answer = r)) });
+    const { user, dialog } = await openDialog();
+
+    await fill(user, dialog);
+    await user.click(submitButton(dialog));
+    const busy = await within(dialog).findByRole('button', { name: 'SUBMITTING...' });
+    expect(busy).toBeDisabled();
+    await user.click(busy);
+    await user.keyboard('{Enter}');
+
+    expect(payoutPosts(fetchMock)).toHaveLength(1);
+    act(() => answer(jsonResponse(201, { payout: makePayout({ id: 6 }), balance: 25 })));
+    expect(await findToast('PAYOUT REQUESTED')).toBeInTheDocument();
+  });
+
+  it('toasts PAYOUT FAILED with the server message and shows field errors under the field', async () => {
+    serve({
+      onRequest: () =>
+        jsonResponse(400, {
+          code: 'INSUFFICIENT_BALANCE',
+          message: PAYOUT_MESSAGES.insufficientBalance,
+          fields: { amount: PAYOUT_MESSAGES.insufficientBalance },
+        }),
+    });
+    const { user, dialog } = await openDialog();
+
+    await fill(user, dialog);
+    await user.click(submitButton(dialog));
+
+    expect(await findToast('PAYOUT FAILED')).toHaveTextContent(
+      `400: ${PAYOUT_MESSAGES.insufficientBalance}`,
+    );
+    expect(within(dialog).getByLabelText('Amount ($)')).toHaveAccessibleDescription(
+      expect.stringContaining(PAYOUT_MESSAGES.insufficientBalance),
+    );
+    expect(screen.getByRole('dialog', { name: 'Request Payout' })).toBeInTheDocument();
+  });
+
+  it('toasts the generic PAYOUT FAILED message when no answer comes back', async () => {
+    serve({ onRequest: () => Promise.reject(new TypeError('Failed to fetch')) });
+    const { user, dialog } = await openDialog();
+
+    await fill(user, dialog);
+    await user.click(submitButton(dialog));
+
+    expect(await findToast('PAYOUT FAILED')).toHaveTextContent(
+      'An error occurred while processing your payout',
+    );
+  });
+
+  it('cannot be opened with less than the $1 minimum', async () => {
+    serve({ user: makeUser({ balance: 0.5 }) });
+    renderApp('/payouts');
+
+    expect(
+      await screen.findByRole('button', { name: 'Request Payout' }, FIRST_RENDER),
+    ).toBeDisabled();
+    expect(screen.getByText(/You need at least \$1\.00/)).toBeInTheDocument();
+  });
+});

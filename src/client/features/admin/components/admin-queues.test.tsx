@@ -1,0 +1,307 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { ADMIN_MESSAGES } from '#shared/contracts/admin.ts';
+import { PAYOUT_MESSAGES } from '#shared/contracts/payouts.ts';
+import {
+  makeAuditEntry,
+  makeDispute,
+  makeVerification,
+  OPERATOR,
+} from '#client/test-utils/admin.ts';
+import { parseRequestUrl } from '#client/test-utils/challenges.ts';
+import { makeAdminPayout } from '#client/test-utils/payouts.ts';
+import {
+  jsonResponse,
+  renderApp,
+  stubFetch,
+  type FetchHandler,
+} from '#client/test-utils/render-app.tsx';
+import { findToast } from '#client/test-utils/toasts.ts';
+
+// The route is a lazily loaded chunk; loading it once here keeps the first test's wait short.
+beforeAll(async () => {
+  await import('#client/app/routes/admin.tsx');
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** The first render is the slowest part of these tests on a busy machine. */
+const FIRST_RENDER = { timeout: 5000 };
+
+const HEALTHY = { ok: true, problems: [], checkedAt: '2025-03-14T12:00:00.000Z' };
+
+/** The admin API: GET lists by path, and POSTs answered by `onPost`. */
+function serve(
+  lists: Record<string, unknown>,
+  onPost: FetchHandler = () => jsonResponse(500, { code: 'INTERNAL', message: 'unexpected' }),
+) {
+  return stubFetch((request) => {
+    const { path } = parseRequestUrl(request.url);
+    if (path === '/api/user') return jsonResponse(200, OPERATOR);
+    if (request.method === 'POST') return onPost(request);
+    if (path in lists) return jsonResponse(200, lists[path]);
+    if (path === '/api/admin/ledger-health') return jsonResponse(200, HEALTHY);
+    if (path === '/api/admin/audit') return jsonResponse(200, { items: [], nextBefore: null });
+    return jsonResponse(200, []);
+  });
+}
+
+function postsTo(fetchMock: ReturnType<typeof stubFetch>, path: string) {
+  return fetchMock.mock.calls
+    .filter(([input, init]) => String(input) === path && init?.method === 'POST')
+    .map(([, init]) => JSON.parse(String(init?.body)) as unknown);
+}
+
+async function openTab(name: string) {
+  const user = userEvent.setup();
+  renderApp('/admin');
+  await user.click(await screen.findByRole('tab', { name }, FIRST_RENDER));
+  return user;
+}
+
+describe('ledger health line', () => {
+  it('lists the problems when the invariant check fails', async () => {
+    serve({
+      '/api/admin/ledger-health': {
+        ok: false,
+        problems: ['sum of all accounts is 500, not 0', 'user:3 cached balance differs'],
+        checkedAt: '2025-03-14T12:00:00.000Z',
+      },
+    });
+    renderApp('/admin');
+
+    const line = await screen.findByRole('region', { name: 'Ledger health' }, FIRST_RENDER);
+    expect(await within(line).findByText('LEDGER PROBLEMS')).toBeInTheDocument();
+    const problems = within(line).getByRole('list', { name: 'Ledger problems' });
+    expect(
+      within(problems)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['sum of all accounts is 500, not 0', 'user:3 cached balance differs']);
+  });
+});
+
+describe('disputes queue', () => {
+  it('shows whether the stakes are in escrow', async () => {
+    serve({
+      '/api/admin/disputes': [
+        makeDispute({ id: 21, game: 'Halo' }),
+        makeDispute({ id: 20, game: 'Tekken 8', stakesInEscrow: false, winnerId: 2 }),
+      ],
+    });
+    await openTab('DISPUTES');
+
+    const list = await screen.findByRole('list', { name: 'Disputes' }, FIRST_RENDER);
+    const [halo, tekken] = within(list).getAllByRole('article');
+    expect(halo).toHaveTextContent('STAKES IN ESCROW');
+    expect(halo).toHaveTextContent('The score was 2-3, not 3-2');
+    expect(halo).toHaveTextContent('Submitted byrival');
+    expect(tekken).toHaveTextContent('ALREADY PAID OUT');
+    expect(tekken).toHaveTextContent('Paid torival');
+  });
+
+  it('needs an outcome and a note, then sends the decision', async () => {
+    const fetchMock = serve({ '/api/admin/disputes': [makeDispute()] }, () =>
+      jsonResponse(200, makeDispute({ status: 'completed', winnerId: 1, disputeReason: null })),
+    );
+    const user = await openTab('DISPUTES');
+    const list = await screen.findByRole('list', { name: 'Disputes' }, FIRST_RENDER);
+
+    await user.click(within(list).getByRole('button', { name: 'RESOLVE' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resolve Dispute' });
+    expect(dialog).toHaveTextContent('Both stakes are still in escrow.');
+    await user.click(within(dialog).getByRole('button', { name: 'CONFIRM DECISION' }));
+    expect(await within(dialog).findByText(ADMIN_MESSAGES.outcomeInvalid)).toBeInTheDocument();
+    expect(within(dialog).getByText(ADMIN_MESSAGES.noteRequired)).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('radio', { name: /Award to ace_player/ }));
+    await user.type(within(dialog).getByLabelText('Note'), 'Screenshot shows 2-3');
+    await user.click(within(dialog).getByRole('button', { name: 'CONFIRM DECISION' }));
+
+    expect(await findToast('Dispute resolved')).toHaveTextContent('awarded to ace_player');
+    expect(postsTo(fetchMock, '/api/admin/disputes/21/resolve')).toEqual([
+      { outcome: 'acceptor', note: 'Screenshot shows 2-3' },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('can refund both players', async () => {
+    const fetchMock = serve({ '/api/admin/disputes': [makeDispute()] }, () =>
+      jsonResponse(200, makeDispute({ status: 'cancelled', winnerId: null })),
+    );
+    const user = await openTab('DISPUTES');
+    const list = await screen.findByRole('list', { name: 'Disputes' }, FIRST_RENDER);
+
+    await user.click(within(list).getByRole('button', { name: 'RESOLVE' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resolve Dispute' });
+    await user.click(within(dialog).getByRole('radio', { name: /Refund both players/ }));
+    await user.type(within(dialog).getByLabelText('Note'), 'No evidence either way');
+    await user.click(within(dialog).getByRole('button', { name: 'CONFIRM DECISION' }));
+
+    expect(await findToast('Dispute resolved')).toHaveTextContent('both stakes were refunded');
+    expect(postsTo(fetchMock, '/api/admin/disputes/21/resolve')).toEqual([
+      { outcome: 'refund', note: 'No evidence either way' },
+    ]);
+  });
+});
+
+describe('payouts queue', () => {
+  it('shows pending payouts by default and completes one with a note', async () => {
+    const fetchMock = serve({ '/api/admin/payouts': [makeAdminPayout()] }, () =>
+      jsonResponse(200, makeAdminPayout({ status: 'completed' })),
+    );
+    const user = await openTab('PAYOUTS');
+
+    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+    expect(row).toHaveTextContent('PROCESSING');
+    expect(row).toHaveTextContent('$15.00');
+    expect(row).toHaveTextContent('BTC bc1qexampleaddress');
+    expect(fetchMock.mock.calls.some(([input]) => String(input).includes('status=pending'))).toBe(
+      true,
+    );
+
+    await user.click(within(row).getByRole('button', { name: 'COMPLETE' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Complete Payout' });
+    await user.type(within(dialog).getByLabelText('Transaction ID or note (optional)'), 'tx 0xabc');
+    await user.click(within(dialog).getByRole('button', { name: 'MARK AS SENT' }));
+
+    expect(await findToast('Payout completed')).toHaveTextContent('$15.00 to ace_player');
+    expect(postsTo(fetchMock, '/api/admin/payouts/5/complete')).toEqual([{ note: 'tx 0xabc' }]);
+  });
+
+  it('fails a payout only with a reason', async () => {
+    const fetchMock = serve({ '/api/admin/payouts': [makeAdminPayout()] }, () =>
+      jsonResponse(200, makeAdminPayout({ status: 'failed', failureReason: 'Bad address' })),
+    );
+    const user = await openTab('PAYOUTS');
+    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+
+    await user.click(within(row).getByRole('button', { name: 'FAIL' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Fail Payout' });
+    await user.click(within(dialog).getByRole('button', { name: 'MARK AS FAILED' }));
+    expect(within(dialog).getByLabelText('Reason')).toHaveAccessibleDescription(
+      expect.stringContaining(PAYOUT_MESSAGES.reasonRequired),
+    );
+    expect(postsTo(fetchMock, '/api/admin/payouts/5/fail')).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText('Reason'), 'Bad address');
+    await user.click(within(dialog).getByRole('button', { name: 'MARK AS FAILED' }));
+
+    expect(await findToast('Payout failed')).toHaveTextContent("back to ace_player's balance");
+    expect(postsTo(fetchMock, '/api/admin/payouts/5/fail')).toEqual([{ reason: 'Bad address' }]);
+  });
+
+  it('toasts Error with the server message when the payout was already decided', async () => {
+    serve({ '/api/admin/payouts': [makeAdminPayout()] }, () =>
+      jsonResponse(409, { code: 'PAYOUT_NOT_PENDING', message: PAYOUT_MESSAGES.alreadyCompleted }),
+    );
+    const user = await openTab('PAYOUTS');
+    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+
+    await user.click(within(row).getByRole('button', { name: 'COMPLETE' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Complete Payout' });
+    await user.click(within(dialog).getByRole('button', { name: 'MARK AS SENT' }));
+
+    expect(await findToast('Error')).toHaveTextContent(`409: ${PAYOUT_MESSAGES.alreadyCompleted}`);
+  });
+});
+
+describe('ID verification queue', () => {
+  it('shows an image licence inline, and approves it', async () => {
+    const verification = makeVerification();
+    const fetchMock = serve({ '/api/admin/verifications': [verification] }, () =>
+      jsonResponse(200, makeVerification({ status: 'approved' })),
+    );
+    const user = await openTab('ID VERIFICATION');
+    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+    expect(row).toHaveTextContent('PENDING');
+    expect(row).toHaveTextContent('PNG, 240 KB');
+
+    await user.click(within(row).getByRole('button', { name: 'REVIEW' }));
+    const dialog = await screen.findByRole('dialog', { name: "Driver's License: ace_player" });
+    expect(within(dialog).getByRole('img')).toHaveAttribute('src', verification.fileUrl);
+    expect(within(dialog).getByRole('link', { name: /Open file/ })).toHaveAttribute(
+      'href',
+      verification.fileUrl,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'APPROVE' }));
+
+    expect(await findToast('License approved')).toHaveTextContent('ace_player is now verified');
+    expect(postsTo(fetchMock, '/api/admin/verifications/31/approve')).toEqual([{}]);
+  });
+
+  it('links a PDF instead of showing it, and rejects only with a note', async () => {
+    const fetchMock = serve(
+      { '/api/admin/verifications': [makeVerification({ contentType: 'application/pdf' })] },
+      () => jsonResponse(200, makeVerification({ status: 'rejected', note: 'Expired' })),
+    );
+    const user = await openTab('ID VERIFICATION');
+    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+
+    await user.click(within(row).getByRole('button', { name: 'REVIEW' }));
+    const dialog = await screen.findByRole('dialog', { name: "Driver's License: ace_player" });
+    expect(within(dialog).queryByRole('img')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: /Open file \(PDF/ })).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'REJECT' }));
+    expect(within(dialog).getByLabelText('Note')).toHaveAccessibleDescription(
+      expect.stringContaining(ADMIN_MESSAGES.rejectionNoteRequired),
+    );
+    expect(postsTo(fetchMock, '/api/admin/verifications/31/reject')).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText('Note'), 'Expired');
+    await user.click(within(dialog).getByRole('button', { name: 'REJECT' }));
+    expect(await findToast('License rejected')).toBeInTheDocument();
+    expect(postsTo(fetchMock, '/api/admin/verifications/31/reject')).toEqual([{ note: 'Expired' }]);
+  });
+});
+
+describe('audit log', () => {
+  it('shows who did what, when and why, with amounts in dollars, and pages back', async () => {
+    const fetchMock = stubFetch(({ url }) => {
+      const { path, query } = parseRequestUrl(url);
+      if (path === '/api/user') return jsonResponse(200, OPERATOR);
+      if (path === '/api/admin/ledger-health') return jsonResponse(200, HEALTHY);
+      if (path === '/api/admin/audit') {
+        return query.before
+          ? jsonResponse(200, {
+              items: [
+                makeAuditEntry({
+                  id: 40,
+                  action: 'payout.fail',
+                  target: { type: 'payout', id: '5' },
+                  details: { userId: 1, amountCents: '1500' },
+                  reason: 'Bad address',
+                }),
+              ],
+              nextBefore: null,
+            })
+          : jsonResponse(200, { items: [makeAuditEntry()], nextBefore: 41 });
+      }
+      return jsonResponse(200, []);
+    });
+    const user = await openTab('AUDIT LOG');
+
+    const list = await screen.findByRole('list', { name: 'Audit log' }, FIRST_RENDER);
+    const entry = within(list).getByRole('article', { name: 'Balance adjusted' });
+    expect(entry).toHaveTextContent('by operator');
+    expect(entry).toHaveTextContent('user #1');
+    expect(entry).toHaveTextContent('ReasonGoodwill correction');
+    expect(entry).toHaveTextContent('Amount-$5.00');
+    expect(entry).toHaveTextContent('Balance after$12.00');
+
+    await user.click(screen.getByRole('button', { name: 'Load older entries' }));
+    const older = await within(list).findByRole('article', { name: 'Payout failed' });
+    expect(older).toHaveTextContent('payout #5');
+    expect(older).toHaveTextContent('User ID1');
+    expect(older).toHaveTextContent('Amount$15.00');
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/admin/audit?limit=50&before=41',
+      expect.anything(),
+    );
+  });
+});

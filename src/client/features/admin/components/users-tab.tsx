@@ -1,0 +1,80 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Pencil, ShieldCheck, Users } from 'lucide-react';
+import type { AdminUser } from '#shared/contracts/wallet.ts';
+import { Badge } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { formatDateTime, formatDollars } from '#client/lib/format.ts';
+import { useAdminUsers } from '../api/get-admin-users.ts';
+import { DeleteUserButton } from './delete-user-button.tsx';
+import { Fact, Missing, rowClasses } from './facts.tsx';
+import { ModifyBalanceForm } from './modify-balance-form.tsx';
+import { PagedList, pagedQuery } from './paged-list.tsx';
+
+function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
+  const titleId = useId();
+  const [modifying, setModifying] = useState(false);
+  const modifyButton = useRef<HTMLButtonElement>(null);
+  const wasModifying = useRef(false);
+  // Closing the inline form (Update or Cancel) puts the keyboard back where it was.
+  useEffect(() => {
+    if (wasModifying.current && !modifying) modifyButton.current?.focus();
+    wasModifying.current = modifying;
+  }, [modifying]);
+  return (
+    <article aria-labelledby={titleId} className={rowClasses}>
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div className="flex min-w-0 flex-wrap items-center gap-2">
+          <h3
+            id={titleId}
+            className="font-display text-base font-bold tracking-wide break-all text-white"
+          >
+            {user.username}
+          </h3>
+          {user.isAdmin && (
+            <Badge>
+              <ShieldCheck aria-hidden="true" className="size-3" />
+              ADMIN
+            </Badge>
+          )}
+          {user.id === viewerId && <Badge variant="neutral">YOU</Badge>}
+        </div>
+        <p className="font-display text-lg font-black text-white tabular-nums">
+          <span className="sr-only">Balance: </span>
+          {formatDollars(user.balance)}
+        </p>
+      </header>
+      <dl className="grid gap-x-4 gap-y-3 sm:grid-cols-3">
+        <Fact label="Email">{user.email ?? <Missing>Not provided</Missing>}</Fact>
+        <Fact label="Phone">{user.phoneNumber ?? <Missing>Not provided</Missing>}</Fact>
+        <Fact label="Joined">{formatDateTime(user.createdAt)}</Fact>
+      </dl>
+      {modifying ? (
+        <ModifyBalanceForm user={user} onDone={() => setModifying(false)} />
+      ) : (
+        <div className="flex flex-wrap gap-2">
+          <Button ref={modifyButton} variant="outline" size="sm" onClick={() => setModifying(true)}>
+            <Pencil aria-hidden="true" />
+            MODIFY BALANCE
+          </Button>
+          {/* The server refuses self-deletion too; the button is not offered. */}
+          {user.id !== viewerId && <DeleteUserButton user={user} />}
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** SPEC §2 USERS: every account with its balance, ADMIN tag, balance changes and deletion. */
+export function UsersTab({ viewerId }: { viewerId: number }) {
+  const users = useAdminUsers();
+  return (
+    <PagedList
+      query={pagedQuery(users)}
+      items={users.data?.pages.flat() ?? []}
+      label="Users"
+      empty={{ icon: Users, title: 'NO USERS FOUND' }}
+      getKey={(user) => user.id}
+      renderItem={(user) => <UserRow user={user} viewerId={viewerId} />}
+    />
+  );
+}

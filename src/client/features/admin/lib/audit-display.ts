@@ -1,0 +1,45 @@
+import type { AuditAction, AuditEntryView } from '#shared/contracts/admin.ts';
+import { formatCents } from '#shared/money.ts';
+
+const ACTION_LABELS: Record<AuditAction, string> = {
+  'balance.adjust': 'Balance adjusted',
+  'user.delete': 'User deleted',
+  'payout.complete': 'Payout completed',
+  'payout.fail': 'Payout failed',
+  'dispute.resolve': 'Dispute resolved',
+  'verification.approve': 'License approved',
+  'verification.reject': 'License rejected',
+};
+
+export function auditActionLabel(action: AuditAction): string {
+  return ACTION_LABELS[action];
+}
+
+/** "payout #12", "user #3". */
+export function auditTargetLabel(target: AuditEntryView['target']): string {
+  return `${target.type.replaceAll('_', ' ')} #${target.id}`;
+}
+
+/** "balanceAfterCents" → "Balance after"; "userId" → "User ID". */
+export function detailLabel(key: string): string {
+  const words = key
+    .replace(/Cents$/, '')
+    .replace(/Id$/, 'ID')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replaceAll('_', ' ')
+    .toLowerCase()
+    .replace(/\bid\b/g, 'ID');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Cents arrive as text (`"-500"`) so no float touches them; they are shown as dollars. */
+export function detailValue(key: string, value: unknown): string {
+  if (key.endsWith('Cents') && (typeof value === 'string' || typeof value === 'number')) {
+    const text = String(value);
+    if (/^-?\d+$/.test(text)) return formatCents(BigInt(text));
+  }
+  if (value === null) return '—';
+  if (Array.isArray(value)) return value.length > 0 ? value.map(String).join(', ') : 'none';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

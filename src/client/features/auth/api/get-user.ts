@@ -1,0 +1,34 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { publicUserSchema, type PublicUser } from '#shared/contracts/auth.ts';
+import { ApiError, getJson } from '#client/lib/api-client.ts';
+
+/** The cache key of the signed-in user. Realtime balance updates write through it too. */
+export const userQueryKey = ['user'] as const;
+
+/** The signed-in user, or null when there is no session (SPEC §4: 401 means anonymous). */
+export async function getUser(signal?: AbortSignal): Promise<PublicUser | null> {
+  try {
+    return await getJson('/api/user', publicUserSchema, signal);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw new Error('Failed to fetch user', { cause: error });
+  }
+}
+
+export function userQueryOptions() {
+  return queryOptions({
+    queryKey: userQueryKey,
+    queryFn: ({ signal }) => getUser(signal),
+  });
+}
+
+export interface UserState {
+  /** Null while loading, when signed out, and when the user could not be fetched (SPEC §8). */
+  user: PublicUser | null;
+  isLoading: boolean;
+}
+
+export function useUser(): UserState {
+  const { data, isPending } = useQuery(userQueryOptions());
+  return { user: data ?? null, isLoading: isPending };
+}

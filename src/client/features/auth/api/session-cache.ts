@@ -1,0 +1,28 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { PublicUser } from '#shared/contracts/auth.ts';
+import { userQueryKey } from './get-user.ts';
+
+/**
+ * Records who is signed in after a login, registration or logout. Everything else cached belongs
+ * to the previous session (its challenges, payouts, admin lists), so it is dropped rather than
+ * shown to the next person at this browser.
+ */
+export function setSessionUser(queryClient: QueryClient, user: PublicUser | null): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userQueryKey[0] });
+  queryClient.setQueryData(userQueryKey, user);
+}
+
+/**
+ * Puts a balance the server just reported (a realtime update, a settled challenge) into the
+ * cached user, if that user is still the one signed in.
+ */
+export function setCachedBalance(queryClient: QueryClient, userId: number, balance: number): void {
+  queryClient.setQueryData<PublicUser | null>(userQueryKey, (user) =>
+    user && user.id === userId ? { ...user, balance } : user,
+  );
+}
+
+/** Asks the server again who is signed in and with what balance. */
+export function refreshSessionUser(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: userQueryKey });
+}

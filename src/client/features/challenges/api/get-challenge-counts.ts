@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { challengeCountsSchema, type ChallengeCounts } from '#shared/contracts/challenges.ts';
+import { getJson } from '#client/lib/api-client.ts';
+
+export const challengeCountsQueryKey = ['challenges', 'counts'] as const;
+
+/** The viewer's tab counts: available, active, completed, created and accepted. */
+export function getChallengeCounts(signal?: AbortSignal): Promise<ChallengeCounts> {
+  return getJson('/api/challenges/counts', challengeCountsSchema, signal);
+}
+
+export function challengeCountsQueryOptions() {
+  return queryOptions({
+    queryKey: challengeCountsQueryKey,
+    queryFn: ({ signal }) => getChallengeCounts(signal),
+  });
+}
+
+export function useChallengeCounts() {
+  return useQuery(challengeCountsQueryOptions());
+}

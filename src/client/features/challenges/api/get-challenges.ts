@@ -1,0 +1,51 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import {
+  challengeSchema,
+  type ChallengeStatusValue,
+  type ChallengeView,
+} from '#shared/contracts/challenges.ts';
+import { z } from '#shared/validation.ts';
+import { getJson } from '#client/lib/api-client.ts';
+
+/** One page of a challenge list; "Load more" appears when a page comes back full. */
+export const CHALLENGE_PAGE_SIZE = 24;
+
+export interface ChallengeListFilter {
+  /** One status, or several shown together (a finished match may be under dispute). */
+  status?: ChallengeStatusValue | ChallengeStatusValue[];
+  /** Relative to the viewer: challenges they created, accepted, or either. */
+  role?: 'created' | 'accepted' | 'mine';
+}
+
+/** The prefix of every challenge list's key: invalidating it refreshes all lists. */
+export const challengeListsQueryKey = ['challenges', 'list'] as const;
+
+const challengeListSchema = z.array(challengeSchema);
+
+/** One page of challenges, newest first; `before` is the last id of the previous page. */
+export function getChallenges(
+  filter: ChallengeListFilter,
+  page: { before?: number | undefined; limit?: number } = {},
+  signal?: AbortSignal,
+): Promise<ChallengeView[]> {
+  const params = new URLSearchParams();
+  if (filter.status) params.set('status', [filter.status].flat().join(','));
+  if (filter.role) params.set('role', filter.role);
+  params.set('limit', String(page.limit ?? CHALLENGE_PAGE_SIZE));
+  if (page.before !== undefined) params.set('before', String(page.before));
+  return getJson(`/api/challenges?${params.toString()}`, challengeListSchema, signal);
+}
+
+export function challengesQueryOptions(filter: ChallengeListFilter) {
+  return infiniteQueryOptions({
+    queryKey: [...challengeListsQueryKey, filter],
+    queryFn: ({ pageParam, signal }) => getChallenges(filter, { before: pageParam }, signal),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (lastPage) =>
+      lastPage.length === CHALLENGE_PAGE_SIZE ? lastPage.at(-1)?.id : undefined,
+  });
+}
+
+export function useChallenges(filter: ChallengeListFilter) {
+  return useInfiniteQuery(challengesQueryOptions(filter));
+}

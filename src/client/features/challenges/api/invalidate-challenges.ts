@@ -1,0 +1,26 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ChallengeView } from '#shared/contracts/challenges.ts';
+import { challengeCountsQueryKey } from './get-challenge-counts.ts';
+import { challengeQueryKey } from './get-challenge.ts';
+import { challengeListsQueryKey } from './get-challenges.ts';
+
+/**
+ * After a challenge changed (here or, through the account socket, anywhere): every list and the
+ * counts may have moved, and so has that challenge's own page.
+ */
+export async function invalidateChallenge(queryClient: QueryClient, id: number): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: challengeListsQueryKey }),
+    queryClient.invalidateQueries({ queryKey: challengeCountsQueryKey }),
+    queryClient.invalidateQueries({ queryKey: challengeQueryKey(id) }),
+  ]);
+}
+
+/** A mutation answered with the challenge as it now is: show that at once, then refresh lists. */
+export async function storeChallenge(queryClient: QueryClient, challenge: ChallengeView) {
+  queryClient.setQueryData(challengeQueryKey(challenge.id), challenge);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: challengeListsQueryKey }),
+    queryClient.invalidateQueries({ queryKey: challengeCountsQueryKey }),
+  ]);
+}

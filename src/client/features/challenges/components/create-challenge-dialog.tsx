@@ -1,0 +1,50 @@
+import { lazy, Suspense } from 'react';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '#client/components/ui/dialog.tsx';
+
+// The form, its validation and its selects load when the dialog first opens: the home page
+// shows without them.
+const CreateChallengeForm = lazy(() =>
+  import('./create-challenge-form.tsx').then((module) => ({ default: module.CreateChallengeForm })),
+);
+
+export interface CreateChallengeDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  defaultPhoneNumber?: string | null;
+}
+
+/**
+ * Controlled from outside because the home page opens it from two places (the banner and the
+ * empty Available tab).
+ */
+export function CreateChallengeDialog({
+  open,
+  onOpenChange,
+  defaultPhoneNumber,
+}: CreateChallengeDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Create Challenge</DialogTitle>
+          <DialogDescription>
+            Your stake is held in escrow until an opponent accepts and the match is settled.
+          </DialogDescription>
+        </DialogHeader>
+        <Suspense fallback={<Spinner className="mx-auto my-8" />}>
+          <CreateChallengeForm
+            onCreated={() => onOpenChange(false)}
+            defaultPhoneNumber={defaultPhoneNumber}
+          />
+        </Suspense>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,131 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Swords } from 'lucide-react';
+import {
+  CHALLENGE_AMOUNT_MAX,
+  CHALLENGE_AMOUNT_MIN,
+  CONSOLES,
+  createChallengeBodySchema,
+  type CreateChallengeBody,
+} from '#shared/contracts/challenges.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import { Field } from '#client/components/ui/field.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { NativeSelect } from '#client/components/ui/native-select.tsx';
+import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
+import { toNumberOrNaN } from '#client/lib/form-values.ts';
+import { useCreateChallenge, type CreateChallengeInput } from '../api/create-challenge.ts';
+
+const FIELD_NAMES = [
+  'game',
+  'amount',
+  'gamerTag',
+  'phoneNumber',
+  'console',
+  'mode',
+  'platform',
+] as const;
+
+export interface CreateChallengeFormProps {
+  onCreated: () => void;
+  /** The player's own number, offered as the contact for this match. */
+  defaultPhoneNumber?: string | null;
+}
+
+/** The body of the Create Challenge dialog, validated with the same schema as the server. */
+export function CreateChallengeForm({ onCreated, defaultPhoneNumber }: CreateChallengeFormProps) {
+  const createChallenge = useCreateChallenge();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<CreateChallengeBody, unknown, CreateChallengeInput>({
+    resolver: zodResolver(createChallengeBodySchema),
+    defaultValues: {
+      game: '',
+      gamerTag: '',
+      phoneNumber: defaultPhoneNumber ?? '',
+      mode: '',
+      platform: '',
+    },
+  });
+
+  const onSubmit = handleSubmit((values) => {
+    createChallenge.mutate(values, {
+      onSuccess: onCreated,
+      onError: (error) => applyServerFieldErrors(error, setError, FIELD_NAMES),
+    });
+  });
+
+  return (
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-5">
+      <Field label="Game" error={errors.game?.message}>
+        {(control) => <Input {...control} placeholder="e.g. EA FC 25" {...register('game')} />}
+      </Field>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field
+          label="Amount ($)"
+          error={errors.amount?.message}
+          hint={`Whole dollars, ${CHALLENGE_AMOUNT_MIN} to ${CHALLENGE_AMOUNT_MAX.toLocaleString('en-US')}`}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              type="text"
+              inputMode="numeric"
+              placeholder="e.g. 25"
+              {...register('amount', { setValueAs: toNumberOrNaN })}
+            />
+          )}
+        </Field>
+        <Field label="Console" error={errors.console?.message}>
+          {(control) => (
+            <NativeSelect {...control} {...register('console')}>
+              <option value="">Select a console</option>
+              {CONSOLES.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </Field>
+      </div>
+      <Field label="Gamer Tag" error={errors.gamerTag?.message}>
+        {(control) => <Input {...control} autoComplete="nickname" {...register('gamerTag')} />}
+      </Field>
+      <Field
+        label="Phone Number"
+        error={errors.phoneNumber?.message}
+        hint="Shown only to your opponent, so you can arrange the match."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            {...register('phoneNumber')}
+          />
+        )}
+      </Field>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field label="Mode (optional)" error={errors.mode?.message}>
+          {(control) => (
+            <Input {...control} placeholder="e.g. 1v1, best of 3" {...register('mode')} />
+          )}
+        </Field>
+        <Field label="Platform (optional)" error={errors.platform?.message}>
+          {(control) => (
+            <Input {...control} placeholder="e.g. PSN, Steam" {...register('platform')} />
+          )}
+        </Field>
+      </div>
+      <Button type="submit" size="lg" className="w-full" disabled={createChallenge.isPending}>
+        <Swords aria-hidden="true" />
+        {createChallenge.isPending ? 'CREATING...' : 'CREATE CHALLENGE'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,12 @@
+import { FlaskConical } from 'lucide-react';
+import { Badge } from '#client/components/ui/badge.tsx';
+
+/** DESIGN §5: a sandbox provider is labelled TEST MODE wherever it takes a payment. */
+export function TestModeBadge() {
+  return (
+    <Badge variant="warning">
+      <FlaskConical aria-hidden="true" className="size-3" />
+      TEST MODE
+    </Badge>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { DEPOSIT_MIN_CENTS, type CryptoPaymentResponse } from '#shared/contracts/payments.ts';
+import type { Cents } from '#shared/money.ts';
+import { toast } from '#client/lib/toast.ts';
+import { createCryptoPayment } from '../api/create-crypto-payment.ts';
+import { notifyCryptoDeposit } from '../api/notify-crypto-deposit.ts';
+import { isCryptoCooldownActive, recordCryptoPaymentError } from '../lib/crypto-cooldown.ts';
+import {
+  CRYPTO_COOLDOWN_PROBLEM,
+  CRYPTO_TOO_SMALL_PROBLEM,
+  cryptoCreationProblem,
+  FALLBACK_CRYPTO_CURRENCY,
+  isCryptoServiceFailure,
+  type CryptoProblem,
+} from '../lib/crypto-deposit.ts';
+import { DEPOSIT_MESSAGES, DEPOSIT_TITLES } from '../lib/deposit-messages.ts';
+import { CRYPTO_CREATE_DELAY_MS } from '../lib/deposit-timing.ts';
+
+export type CryptoDepositState =
+  | { kind: 'creating' }
+  | { kind: 'failed'; problem: CryptoProblem }
+  | { kind: 'created'; payment: CryptoPaymentResponse };
+
+interface Attempt {
+  id: number;
+  /** Set when this attempt may not call the server at all. */
+  refused: CryptoProblem | null;
+}
+
+function newAttempt(id: number, amountCents: Cents): Attempt {
+  if (amountCents < DEPOSIT_MIN_CENTS) return { id, refused: CRYPTO_TOO_SMALL_PROBLEM };
+  if (isCryptoCooldownActive()) return { id, refused: CRYPTO_COOLDOWN_PROBLEM };
+  return { id, refused: null };
+}
+
+/**
+ * The fallback of SPEC §7: the player's deposit is reported for an admin to follow up. (SPEC
+ * also opens an external payment link here; no contract gives the client one yet.) A report
+ * that fails too changes nothing on screen: the panel already shows why the payment failed.
+ */
+async function reportDepositForFollowUp(amountCents: Cents): Promise<void> {
+  try {
+    await notifyCryptoDeposit({ amountCents, currency: FALLBACK_CRYPTO_CURRENCY });
+  } catch {
+    return;
+  }
+  toast({ title: DEPOSIT_TITLES.cryptoInitiated, description: DEPOSIT_MESSAGES.cryptoInitiated });
+}
+
+/**
+ * Creates the crypto payment for the crypto panel (SPEC §2, §8, §9): refused outright under the
+ * minimum or within 5 s of the last failure; otherwise created after a 1 s delay. Starting on
+ * mount through a cancellable timer means a panel closed within that second (or React's
+ * development double mount) creates nothing.
+ */
+export function useCryptoDeposit(amountCents: Cents): {
+  state: CryptoDepositState;
+  retry: () => void;
+} {
+  const [attempt, setAttempt] = useState(() => newAttempt(0, amountCents));
+  const create = useMutation({
+    mutationFn: () => createCryptoPayment(amountCents),
+    onError: (error) => {
+      recordCryptoPaymentError();
+      if (isCryptoServiceFailure(error)) void reportDepositForFollowUp(amountCents);
+    },
+  });
+  const { mutate, reset } = create;
+
+  useEffect(() => {
+    if (attempt.refused) return;
+    const timer = setTimeout(() => mutate(), CRYPTO_CREATE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [attempt, mutate]);
+
+  const retry = () => {
+    reset();
+    setAttempt(newAttempt(attempt.id + 1, amountCents));
+  };
+
+  let state: CryptoDepositState;
+  if (attempt.refused) state = { kind: 'failed', problem: attempt.refused };
+  else if (create.isError) state = { kind: 'failed', problem: cryptoCreationProblem(create.error) };
+  else if (create.isSuccess) state = { kind: 'created', payment: create.data };
+  else state = { kind: 'creating' };
+  return { state, retry };
+}

@@ -1,0 +1,70 @@
+import { PAYMENT_MESSAGES } from '#shared/contracts/payments.ts';
+import type { ApiError } from '#client/lib/api-client.ts';
+import { formatDollars } from '#client/lib/format.ts';
+
+/** SPEC §8, Card and Crypto: the headings and texts the deposit dialog shows, as written. */
+export const DEPOSIT_TITLES = {
+  invalidAmount: 'INVALID AMOUNT',
+  success: 'DEPOSIT SUCCESSFUL',
+  paymentFailed: 'PAYMENT FAILED',
+  balanceUpdateFailed: 'BALANCE UPDATE FAILED',
+  paymentIncomplete: 'PAYMENT INCOMPLETE',
+  unexpected: 'ERROR',
+  cardUnavailable: 'PAYMENT SERVICE UNAVAILABLE',
+  serviceError: 'PAYMENT SERVICE ERROR',
+  cryptoUnavailable: 'CRYPTOCURRENCY PAYMENTS UNAVAILABLE',
+  amountTooSmall: 'DEPOSIT AMOUNT TOO SMALL',
+  paymentExpired: 'PAYMENT EXPIRED',
+  cryptoInitiated: 'CRYPTO DEPOSIT INITIATED',
+} as const;
+
+export const DEPOSIT_MESSAGES = {
+  balanceUpdateFailed:
+    "Payment was successful but we couldn't update your balance. Please contact support.",
+  paymentIncomplete: PAYMENT_MESSAGES.paymentIncomplete,
+  unexpected: 'An unexpected error occurred during payment processing',
+  cardUnavailable: PAYMENT_MESSAGES.cardUnavailable,
+  cryptoUnavailable: PAYMENT_MESSAGES.cryptoUnavailable,
+  invalidConfiguration: 'Invalid payment configuration received from server',
+  initFailed: 'Failed to initialize payment',
+  amountTooSmall: PAYMENT_MESSAGES.amountTooSmall,
+  cooldown: 'SERVICE TEMPORARILY UNAVAILABLE. PLEASE WAIT A MOMENT BEFORE TRYING AGAIN.',
+  paymentExpired: 'The payment window has expired. Please try again.',
+  cryptoInitiated:
+    'We have let our team know about your deposit. They will contact you with payment instructions.',
+} as const;
+
+/** SPEC §8, the crypto panel's status line. */
+export const CRYPTO_STATUS_TEXTS = {
+  waiting: 'WAITING FOR PAYMENT CONFIRMATION...',
+  confirmed: 'PAYMENT CONFIRMED',
+  checkFailed: 'UNABLE TO CHECK PAYMENT STATUS',
+  resuming: 'RESUMING STATUS CHECKS...',
+  expired: 'PAYMENT EXPIRED',
+  failed: 'PAYMENT FAILED',
+  refunded: 'PAYMENT REFUNDED',
+} as const;
+
+export function rateLimitedStatusText(secondsLeft: number): string {
+  return `RATE LIMITED. RETRYING IN ${secondsLeft} SEC...`;
+}
+
+/** "$25.00 has been added to your account." */
+export function depositSuccessMessage(amountDollars: number): string {
+  return `${formatDollars(amountDollars)} has been added to your account.`;
+}
+
+/**
+ * The server's own words without the "status: " prefix that ApiError's message carries (SPEC
+ * §7): the dialog shows a player the sentence, not the HTTP status.
+ */
+export function serverText(error: ApiError): string {
+  const prefix = `${error.status}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+/** A heading and a sentence, for the card error panel and the crypto panel's error state. */
+export interface DepositProblem {
+  title: string;
+  message: string;
+}

@@ -1,0 +1,117 @@
+import { useId, type ReactNode } from 'react';
+import { ChevronsDown, History, TriangleAlert } from 'lucide-react';
+import type { PayoutView } from '#shared/contracts/payouts.ts';
+import { Badge } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { EmptyState } from '#client/components/ui/empty-state.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { formatDollars } from '#client/lib/format.ts';
+import { usePayouts } from '../api/get-payouts.ts';
+import {
+  payoutDateLabel,
+  payoutMethodLabel,
+  payoutStatusLabel,
+  payoutStatusVariant,
+} from '../lib/payout-display.ts';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-[0.7rem] font-semibold tracking-wider text-slate-400 uppercase">
+        {label}
+      </dt>
+      <dd className="text-sm font-medium break-words text-slate-100">{children}</dd>
+    </div>
+  );
+}
+
+/** One payout as SPEC §2 lists it: amount, status, method, details, phone and date. */
+export function PayoutEntry({ payout }: { payout: PayoutView }) {
+  const titleId = useId();
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="space-y-3 rounded-lg border border-ink-700 bg-ink-900/60 p-4"
+    >
+      <header className="flex items-start justify-between gap-3">
+        <h3
+          id={titleId}
+          className="font-display text-xl font-black text-white tabular-nums"
+          aria-label={`Payout of ${formatDollars(payout.amount)}`}
+        >
+          {formatDollars(payout.amount)}
+        </h3>
+        <Badge variant={payoutStatusVariant(payout.status)}>
+          {payoutStatusLabel(payout.status)}
+        </Badge>
+      </header>
+      <dl className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
+        <Fact label="Method">{payoutMethodLabel(payout.paymentMethod)}</Fact>
+        <Fact label="Phone">{payout.phoneNumber}</Fact>
+        <div className="sm:col-span-2">
+          <Fact label="Details">
+            <span className="font-mono text-[0.8rem] break-all">{payout.paymentDetails}</span>
+          </Fact>
+        </div>
+        <Fact label="Requested">{payoutDateLabel(payout.createdAt)}</Fact>
+        {payout.status === 'completed' && (
+          <Fact label="Completed">{payoutDateLabel(payout.completedAt)}</Fact>
+        )}
+        {payout.status === 'failed' && payout.failureReason && (
+          <div className="sm:col-span-2">
+            <Fact label="Reason">
+              <span className="text-red-300">{payout.failureReason}</span>
+            </Fact>
+          </div>
+        )}
+      </dl>
+    </article>
+  );
+}
+
+/** The player's payouts, newest first, or NO PAYOUT RECORDS FOUND (SPEC §2). */
+export function PayoutHistory() {
+  const list = usePayouts();
+  if (list.isPending) {
+    return (
+      <div className="flex justify-center py-8">
+        <Spinner label="Loading payouts" />
+      </div>
+    );
+  }
+  if (!list.data) {
+    return (
+      <EmptyState
+        icon={TriangleAlert}
+        title="COULD NOT LOAD PAYOUTS"
+        description="Please refresh the page to try again."
+      />
+    );
+  }
+  const payouts = list.data.pages.flat();
+  if (payouts.length === 0) return <EmptyState icon={History} title="NO PAYOUT RECORDS FOUND" />;
+  return (
+    <div className="space-y-4">
+      <ul aria-label="Payout history" className="space-y-3">
+        {payouts.map((payout) => (
+          <li key={payout.id}>
+            <PayoutEntry payout={payout} />
+          </li>
+        ))}
+      </ul>
+      {list.hasNextPage && (
+        <div className="flex justify-center">
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={list.isFetchingNextPage}
+            onClick={() => void list.fetchNextPage()}
+          >
+            <ChevronsDown aria-hidden="true" />
+            {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

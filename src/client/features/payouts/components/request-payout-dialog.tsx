@@ -1,0 +1,190 @@
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Bitcoin, Send } from 'lucide-react';
+import type { PublicUser } from '#shared/contracts/auth.ts';
+import {
+  OFFERED_PAYOUT_METHODS,
+  PAYOUT_DETAILS_PLACEHOLDER,
+  PAYOUT_MESSAGES,
+  PAYOUT_MIN_CENTS,
+  payoutAmountSchema,
+  payoutRequestBodySchema,
+  type PayoutMethodValue,
+  type PayoutRequestBody,
+} from '#shared/contracts/payouts.ts';
+import { centsToDecimalString, dollarNumberToCents, type Cents } from '#shared/money.ts';
+import { Button } from '#client/components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '#client/components/ui/dialog.tsx';
+import { Field } from '#client/components/ui/field.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { NativeSelect } from '#client/components/ui/native-select.tsx';
+import { Textarea } from '#client/components/ui/textarea.tsx';
+import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
+import { formatDollars } from '#client/lib/format.ts';
+import { useRequestPayout, type RequestPayoutInput } from '../api/request-payout.ts';
+import { payoutMethodLabel } from '../lib/payout-display.ts';
+
+const FIELD_NAMES = ['amount', 'paymentMethod', 'paymentDetails', 'phoneNumber'] as const;
+
+/**
+ * SPEC §5 says the form's default method is paypal while only crypto is offered. A default that
+ * is not among the options would be sent without the player ever seeing it (and the server
+ * refuses it), so the effective default is the first method actually offered: crypto.
+ */
+const DEFAULT_METHOD: PayoutMethodValue = OFFERED_PAYOUT_METHODS[0] ?? 'crypto';
+
+/**
+ * The shared request schema plus the wallet check against the balance on screen, on the amount
+ * itself so that it shows together with any other field's message. The server checks again
+ * under the wallet's lock and has the final word (the balance may change while the dialog is open).
+ */
+export function payoutFormSchema(balanceCents: Cents) {
+  return payoutRequestBodySchema.extend({
+    amount: payoutAmountSchema.refine(
+      (amountCents) => amountCents <= balanceCents,
+      PAYOUT_MESSAGES.insufficientBalance,
+    ),
+  });
+}
+
+function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequested: () => void }) {
+  const requestPayout = useRequestPayout(user.id);
+  const balanceCents = dollarNumberToCents(user.balance);
+  const resolver = useMemo(() => zodResolver(payoutFormSchema(balanceCents)), [balanceCents]);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<PayoutRequestBody, unknown, RequestPayoutInput>({
+    resolver,
+    defaultValues: {
+      amount: '',
+      paymentMethod: DEFAULT_METHOD,
+      paymentDetails: '',
+      phoneNumber: user.phoneNumber ?? '',
+    },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await requestPayout.mutateAsync(values);
+      onRequested();
+    } catch (error) {
+      applyServerFieldErrors(error, setError, FIELD_NAMES);
+    }
+  });
+
+  // isSubmitting covers validation as well as the request, so a second click can never send a
+  // second payout while the first is on its way.
+  const busy = isSubmitting || requestPayout.isPending;
+
+  return (
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-5">
+      <Field
+        label="Amount ($)"
+        error={errors.amount?.message}
+        hint={`Minimum ${formatDollars(1)}, up to your balance of ${formatDollars(user.balance)}.`}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="number"
+            inputMode="decimal"
+            min={centsToDecimalString(PAYOUT_MIN_CENTS)}
+            max={centsToDecimalString(balanceCents)}
+            step="0.01"
+            placeholder="e.g. 25"
+            {...register('amount')}
+          />
+        )}
+      </Field>
+      <Field label="Payment Method" error={errors.paymentMethod?.message}>
+        {(control) => (
+          <NativeSelect {...control} {...register('paymentMethod')}>
+            {OFFERED_PAYOUT_METHODS.map((method) => (
+              <option key={method} value={method}>
+                {payoutMethodLabel(method)}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </Field>
+      <Field
+        label="Phone Number"
+        error={errors.phoneNumber?.message}
+        hint="We may call to confirm a large payout."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            {...register('phoneNumber')}
+          />
+        )}
+      </Field>
+      <Field
+        label="Payment Details"
+        error={errors.paymentDetails?.message}
+        hint="Double-check the address: crypto payouts cannot be reversed."
+      >
+        {(control) => (
+          <Textarea
+            {...control}
+            rows={3}
+            placeholder={PAYOUT_DETAILS_PLACEHOLDER}
+            autoComplete="off"
+            spellCheck={false}
+            {...register('paymentDetails')}
+          />
+        )}
+      </Field>
+      <Button type="submit" size="lg" className="w-full" disabled={busy}>
+        <Send aria-hidden="true" />
+        {busy ? 'SUBMITTING...' : 'SUBMIT REQUEST'}
+      </Button>
+    </form>
+  );
+}
+
+/** SPEC §2: the Request Payout dialog. A balance below the minimum cannot be withdrawn. */
+export function RequestPayoutDialog({ user }: { user: PublicUser }) {
+  const [open, setOpen] = useState(false);
+  const belowMinimum = dollarNumberToCents(user.balance) < PAYOUT_MIN_CENTS;
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <div className="space-y-2">
+        <DialogTrigger asChild>
+          <Button size="lg" className="w-full" disabled={belowMinimum}>
+            <Bitcoin aria-hidden="true" />
+            Request Payout
+          </Button>
+        </DialogTrigger>
+        {belowMinimum && (
+          <p className="text-sm text-slate-400">
+            You need at least {formatDollars(1)} to request a payout.
+          </p>
+        )}
+      </div>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Request Payout</DialogTitle>
+          <DialogDescription>
+            The amount is held from your balance until the payout is sent to your crypto wallet.
+          </DialogDescription>
+        </DialogHeader>
+        <RequestPayoutForm user={user} onRequested={() => setOpen(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}

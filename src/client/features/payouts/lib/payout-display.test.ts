@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { payoutDateLabel, payoutMethodLabel, payoutStatusLabel } from './payout-display.ts';
+
+describe('payout status badge (SPEC §4)', () => {
+  it('shows PROCESSING for pending, COMPLETED for completed and FAILED for anything else', () => {
+    expect(payoutStatusLabel('pending')).toBe('PROCESSING');
+    expect(payoutStatusLabel('completed')).toBe('COMPLETED');
+    expect(payoutStatusLabel('failed')).toBe('FAILED');
+    expect(payoutStatusLabel('cancelled')).toBe('FAILED');
+    expect(payoutStatusLabel('')).toBe('FAILED');
+  });
+});
+
+describe('payout dates (SPEC §2)', () => {
+  it('shows N/A for a date that is not a string, or not a date', () => {
+    expect(payoutDateLabel(null)).toBe('N/A');
+    expect(payoutDateLabel(undefined)).toBe('N/A');
+    expect(payoutDateLabel(1_710_417_600_000)).toBe('N/A');
+    expect(payoutDateLabel('yesterday-ish')).toBe('N/A');
+  });
+
+  it('formats a date sent as text', () => {
+    expect(payoutDateLabel('2025-03-14T12:00:00.000Z')).toMatch(/^Mar 14, 2025/);
+  });
+});
+
+describe('payout methods', () => {
+  it('names each method in words', () => {
+    expect(payoutMethodLabel('crypto')).toBe('Crypto');
+    expect(payoutMethodLabel('paypal')).toBe('PayPal');
+    expect(payoutMethodLabel('bank_transfer')).toBe('Bank Transfer');
+  });
+});

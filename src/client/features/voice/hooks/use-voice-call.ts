@@ -1,0 +1,107 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { io } from 'socket.io-client';
+import { VOICE_SOCKET_PATH } from '#shared/contracts/voice.ts';
+import { toast } from '#client/lib/toast.ts';
+import { getVoiceConfig } from '../api/get-voice-config.ts';
+import { VoiceCall, type SignallingSocket, type VoiceCallState } from '../lib/voice-call.ts';
+
+export const VOICE_TOASTS = {
+  micFailed: {
+    title: 'Microphone Access Failed',
+    description: 'Please ensure you have granted microphone permissions.',
+  },
+  connected: { title: 'Connected', description: 'Voice chat connection established.' },
+  muted: { title: 'Muted', description: 'Your microphone is now muted.' },
+  unmuted: { title: 'Unmuted', description: 'Your microphone is now active.' },
+  disconnected: { title: 'Disconnected', description: 'Voice chat has been disconnected.' },
+} as const;
+
+/** Where the call's browser-side pieces live: the <audio> element and the ICE servers. */
+class CallMedia {
+  audio: HTMLAudioElement | null = null;
+  iceServers: RTCIceServer[] = [];
+  attachAudio = (element: HTMLAudioElement | null) => {
+    this.audio = element;
+  };
+  async loadIceServers(): Promise<void> {
+    try {
+      this.iceServers = (await getVoiceConfig()).iceServers;
+    } catch {
+      // Without the configured servers, host candidates still connect players on one network.
+      this.iceServers = [];
+    }
+  }
+}
+
+function createBrowserCall(challengeId: number, userId: number, isCreator: boolean) {
+  const media = new CallMedia();
+  const call = new VoiceCall(
+    { userId, isCreator },
+    {
+      getMicrophone: () => navigator.mediaDevices.getUserMedia({ audio: true, video: false }),
+      openSocket: () =>
+        io({
+          path: VOICE_SOCKET_PATH,
+          transports: ['websocket'],
+          query: { challengeId: String(challengeId), userId: String(userId) },
+          reconnection: false,
+        }) as SignallingSocket,
+      createPeer: () => new RTCPeerConnection({ iceServers: media.iceServers }),
+      onRemoteStream: (stream) => {
+        if (media.audio) media.audio.srcObject = stream;
+      },
+    },
+    {
+      onConnected: () => toast(VOICE_TOASTS.connected),
+      onDropped: () => toast(VOICE_TOASTS.disconnected),
+      onRefused: (reason) =>
+        toast({ title: 'Voice chat unavailable', description: reason, variant: 'destructive' }),
+    },
+  );
+  return { call, media };
+}
+
+export interface VoiceCallControls {
+  state: VoiceCallState;
+  attachAudio(element: HTMLAudioElement | null): void;
+  connect(): Promise<void>;
+  disconnect(): void;
+  toggleMute(): void;
+}
+
+/** The voice call of one challenge for the signed-in player; it ends when the page is left. */
+export function useVoiceCall(
+  challengeId: number,
+  me: { userId: number; isCreator: boolean },
+): VoiceCallControls {
+  const { userId, isCreator } = me;
+  const { call, media } = useMemo(
+    () => createBrowserCall(challengeId, userId, isCreator),
+    [challengeId, userId, isCreator],
+  );
+
+  useEffect(() => () => call.stop(), [call]);
+
+  const state = useSyncExternalStore(
+    (listener) => call.subscribe(listener),
+    () => call.snapshot,
+  );
+
+  return {
+    state,
+    attachAudio: media.attachAudio,
+    connect: async () => {
+      await media.loadIceServers();
+      try {
+        await call.start();
+      } catch {
+        toast({ ...VOICE_TOASTS.micFailed, variant: 'destructive' });
+      }
+    },
+    disconnect: () => {
+      call.stop();
+      toast(VOICE_TOASTS.disconnected);
+    },
+    toggleMute: () => toast(call.toggleMute() ? VOICE_TOASTS.muted : VOICE_TOASTS.unmuted),
+  };
+}

@@ -1,0 +1,71 @@
+import type { AdminDispute, AdminVerification, AuditEntryView } from '#shared/contracts/admin.ts';
+import type { AdminUser } from '#shared/contracts/wallet.ts';
+import { makeChallenge } from './challenges.ts';
+import { makeUser } from './render-app.tsx';
+
+/** The signed-in operator of the admin tests. */
+export const OPERATOR = makeUser({ id: 99, username: 'operator', isAdmin: true, balance: 0 });
+
+export function makeAdminUser(overrides: Partial<AdminUser> = {}): AdminUser {
+  return {
+    id: 1,
+    username: 'ace_player',
+    balance: 12.5,
+    isAdmin: false,
+    email: 'ace@example.com',
+    phoneNumber: '+1 555 123 4567',
+    createdAt: '2025-03-14T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A disputed match between `rival` (2) and `ace_player` (1) whose stakes are still in escrow. */
+export function makeDispute(overrides: Partial<AdminDispute> = {}): AdminDispute {
+  return {
+    ...makeChallenge({
+      id: 21,
+      status: 'disputed',
+      acceptorId: 1,
+      creatorScore: 3,
+      acceptorScore: 2,
+      winnerScreenshot: 'https://i.imgur.com/evidence.png',
+      disputeReason: 'The score was 2-3, not 3-2',
+      submittedBy: 2,
+      creator: { id: 2, username: 'rival', email: 'rival@example.com', balance: 5 },
+      acceptor: { id: 1, username: 'ace_player', email: 'ace@example.com', balance: 12.5 },
+    }),
+    stakesInEscrow: true,
+    ...overrides,
+  };
+}
+
+export function makeVerification(overrides: Partial<AdminVerification> = {}): AdminVerification {
+  return {
+    id: 31,
+    userId: 1,
+    username: 'ace_player',
+    status: 'pending',
+    uploadId: '0b6f7c1e-3a52-4d7a-9c1e-7f1f2a3b4c5d',
+    fileUrl: '/api/uploads/0b6f7c1e-3a52-4d7a-9c1e-7f1f2a3b4c5d',
+    contentType: 'image/png',
+    sizeBytes: 245_760,
+    note: null,
+    reviewedBy: null,
+    reviewedAt: null,
+    createdAt: '2025-03-14T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function makeAuditEntry(overrides: Partial<AuditEntryView> = {}): AuditEntryView {
+  return {
+    id: 41,
+    createdAt: '2025-03-14T12:00:00.000Z',
+    actor: { id: 99, username: 'operator' },
+    action: 'balance.adjust',
+    target: { type: 'user', id: '1' },
+    details: { amountCents: '-500', balanceAfterCents: '1200' },
+    reason: 'Goodwill correction',
+    ...overrides,
+  };
+}

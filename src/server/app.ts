@@ -1,0 +1,226 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, {
+  type FastifyInstance,
+  type FastifySchema,
+  type FastifyServerOptions,
+} from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import '#shared/validation.ts';
+import { UPLOAD_BYTES_MAX } from '#shared/contracts/uploads.ts';
+import { createAppContext, type RateLimits } from './context.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import type { Env } from './env.ts';
+import { toHttpError } from './errors.ts';
+import { adminRoutes } from './features/admin/routes.ts';
+import { auditRoutes } from './features/audit/routes.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { challengeRoutes } from './features/challenges/routes.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { paymentRoutes } from './features/payments/routes.ts';
+import { payoutRoutes } from './features/payouts/routes.ts';
+import { profileRoutes } from './features/profile/routes.ts';
+import { accountSocket } from './features/realtime/account-socket.ts';
+import { uploadRoutes } from './features/uploads/routes.ts';
+import { createLocalFileStore } from './features/uploads/store.ts';
+import { voiceRoutes } from './features/voice/routes.ts';
+import { attachVoiceSignalling, leaveSocketIoUpgrades } from './features/voice/signalling.ts';
+import { walletRoutes } from './features/wallet/routes.ts';
+import { projectRoot } from './lib/project-root.ts';
+import { createLocalBus, type EventBus } from './lib/event-bus.ts';
+import { accessControl, type Access } from './plugins/access.ts';
+import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
+import { originGuard } from './plugins/origin-guard.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
+
+/** One registered route: the permission-matrix test walks the whole table. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: Access | undefined;
+  websocket: boolean;
+  /** The zod schemas of its params, querystring, headers and body, as the route declared them. */
+  schema: FastifySchema | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: readonly RouteEntry[];
+  }
+}
+
+export interface BuildAppOptions {
+  env: Env;
+  database: DatabaseHandle;
+  bus?: EventBus;
+  clock?: () => Date;
+  rateLimits?: Partial<RateLimits>;
+  /** Fastify's logger option; tests pass false. */
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built client from dist/client when it exists (default true). */
+  serveClient?: boolean;
+  /** How often the account socket pings (default 25 s); tests shorten it. */
+  pingIntervalMs?: number;
+  /**
+   * How often pending payments are checked with their provider; unset, no check runs (tests
+   * call the worker's pass themselves). The server sets it.
+   */
+  reconcilePaymentsEveryMs?: number;
+}
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
+  return {
+    level: env.LOG_LEVEL,
+    // Secrets never reach the logs: cookies carry session tokens, bodies carry passwords, card
+    // numbers and wallet addresses. Plugins log headers under their own keys too (at trace level
+    // @fastify/multipart logs `busboyOptions.headers`, cookie included), hence the wildcards.
+    redact: {
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'res.headers["set-cookie"]',
+        '*.headers.cookie',
+        '*.headers.authorization',
+        '*.headers["set-cookie"]',
+        '*.password',
+        '*.cardNumber',
+        '*.clientSecret',
+        '*.paymentDetails',
+        '*.paymentAddress',
+        '*.payAddress',
+      ],
+      censor: '[redacted]',
+    },
+  };
+}
+
+/** Builds the whole application without listening: `main.ts` listens, tests inject. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { env, database } = options;
+  const bus = options.bus ?? createLocalBus();
+  const metrics = createMetrics();
+  const ctx = createAppContext({
+    env,
+    database,
+    bus,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+    wrapLedger: (ledger) => metrics.instrumentLedger(ledger),
+  });
+
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(env),
+    trustProxy: env.TRUST_PROXY,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toHttpError(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (body.retryAfter !== undefined) void reply.header('retry-after', String(body.retryAfter));
+    return reply.code(status).send(body);
+  });
+
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    // HEAD routes are Fastify's copies of GET routes, with the same config and hooks.
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routeTable.push({
+        method,
+        url: route.url,
+        access: route.config?.access,
+        websocket: route.websocket === true,
+        schema: route.schema,
+      });
+    }
+  });
+
+  let voiceSockets = (): number => 0;
+  await app.register(securityHeaders, {
+    publicUrl: env.PUBLIC_URL,
+    stripeEnabled: Boolean(env.STRIPE_PUBLISHABLE_KEY),
+  });
+  await app.register(metricsPlugin, {
+    metrics,
+    token: env.METRICS_TOKEN,
+    accountSockets: () => app.websocketServer.clients.size,
+    voiceSockets: () => voiceSockets(),
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  app.addHook('onRequest', leaveSocketIoUpgrades);
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: UPLOAD_BYTES_MAX, files: 1, fields: 5, parts: 6 },
+  });
+  await app.register(originGuard, { publicOrigin: ctx.publicOrigin });
+  await app.register(accessControl, { db: ctx.db, policy: ctx.sessionPolicy, clock: ctx.clock });
+
+  await app.register(healthRoutes(ctx));
+  await app.register(authRoutes(ctx));
+  await app.register(walletRoutes(ctx));
+  await app.register(adminRoutes(ctx));
+  await app.register(auditRoutes(ctx));
+  await app.register(payoutRoutes(ctx));
+  await app.register(
+    paymentRoutes(
+      ctx,
+      options.reconcilePaymentsEveryMs
+        ? { reconcileEveryMs: options.reconcilePaymentsEveryMs }
+        : {},
+    ),
+  );
+  const fileStore = createLocalFileStore(env.DATA_DIR);
+  await app.register(challengeRoutes(ctx, fileStore));
+  await app.register(uploadRoutes(ctx, fileStore));
+  await app.register(profileRoutes(ctx, fileStore));
+  await app.register(voiceRoutes(ctx));
+  const voice = attachVoiceSignalling(app, ctx);
+  voiceSockets = () => voice.of('/').sockets.size;
+  await app.register(accountSocket, { ctx, pingIntervalMs: options.pingIntervalMs ?? 25_000 });
+
+  const clientDir = join(projectRoot(), 'dist', 'client');
+  const serveClient = (options.serveClient ?? true) && existsSync(join(clientDir, 'index.html'));
+  if (serveClient) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz beside each text file (scripts/compress-client.mjs).
+      preCompressed: true,
+      setHeaders: (res, path) => {
+        // Hashed asset names change with their content, so they can be cached for good;
+        // index.html must always be fetched again to pick up a new release.
+        void res.header(
+          'cache-control',
+          path.includes(`${join('dist', 'client', 'assets')}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/');
+    if (serveClient && isPage)
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found' });
+  });
+
+  app.addHook('onClose', async () => {
+    if (!options.bus) await bus.close();
+  });
+
+  return app;
+}

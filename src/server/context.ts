@@ -1,0 +1,73 @@
+import type { Database, DatabaseHandle } from './db/client.ts';
+import type { Env } from './env.ts';
+import type { SessionPolicy } from './features/auth/sessions.ts';
+import { createLedger, type Ledger } from './features/ledger/ledger.ts';
+import type { EventBus } from './lib/event-bus.ts';
+import type { RateRule } from './lib/rate-limiter.ts';
+
+export interface RateLimits {
+  loginPerUsername: RateRule;
+  loginPerAddress: RateRule;
+  registerPerAddress: RateRule;
+  paymentCreatePerUser: RateRule;
+  paymentStatusPerUser: RateRule;
+  payoutRequestPerUser: RateRule;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  // Failed or not, ten tries per account in 15 minutes; a success clears the account's count.
+  loginPerUsername: { name: 'login:user', limit: 10, windowMs: 15 * 60_000 },
+  loginPerAddress: { name: 'login:ip', limit: 100, windowMs: 15 * 60_000 },
+  registerPerAddress: { name: 'register:ip', limit: 20, windowMs: 60 * 60_000 },
+  // Creating a deposit calls a payment provider: five a minute is plenty for a person. Status
+  // checks poll every 15 s (SPEC §9); ten per 30 s leaves room for a second tab.
+  paymentCreatePerUser: { name: 'payment:create', limit: 5, windowMs: 60_000 },
+  paymentStatusPerUser: { name: 'payment:status', limit: 10, windowMs: 30_000 },
+  // Each request is reviewed by a person: ten an hour is far above honest use and keeps a script
+  // from flooding the admins' queue.
+  payoutRequestPerUser: { name: 'payout:request', limit: 10, windowMs: 60 * 60_000 },
+};
+
+/** What every feature's routes and services receive: built once in `buildApp`. */
+export interface AppContext {
+  env: Env;
+  database: DatabaseHandle;
+  db: Database;
+  bus: EventBus;
+  ledger: Ledger;
+  clock: () => Date;
+  sessionPolicy: SessionPolicy;
+  rateLimits: RateLimits;
+  /** The origin of PUBLIC_URL: allowed for unsafe requests, and https there means Secure cookies. */
+  publicOrigin: string | undefined;
+}
+
+/**
+ * The context `buildApp` gives its features. Tests and scripts that drive a service without HTTP
+ * build theirs here, so that it cannot drift from the server's.
+ */
+export function createAppContext(options: {
+  env: Env;
+  database: DatabaseHandle;
+  bus: EventBus;
+  clock?: () => Date;
+  rateLimits?: Partial<RateLimits>;
+  wrapLedger?: (ledger: Ledger) => Ledger;
+}): AppContext {
+  const { env, database, bus } = options;
+  const ledger = createLedger(bus);
+  return {
+    env,
+    database,
+    db: database.db,
+    bus,
+    ledger: options.wrapLedger ? options.wrapLedger(ledger) : ledger,
+    clock: options.clock ?? (() => new Date()),
+    sessionPolicy: {
+      idleMs: env.SESSION_IDLE_MINUTES * 60_000,
+      maxAgeMs: env.SESSION_MAX_DAYS * 86_400_000,
+    },
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    publicOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
+  };
+}

@@ -1,0 +1,147 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<
+  PgQueryResultHKT,
+  Schema,
+  ExtractTablesWithRelations<Schema>
+>;
+/** Either the database or an open transaction: repository functions accept both. */
+export type Executor = Database | Transaction;
+
+export interface DatabaseHandle {
+  readonly db: Database;
+  readonly kind: 'pglite' | 'postgres';
+  /** The pg pool when running on PostgreSQL: LISTEN/NOTIFY needs its own connections. */
+  readonly pool: pg.Pool | undefined;
+  close(): Promise<void>;
+}
+
+// Keep 64-bit integers (cents, counts) exact: node-postgres returns int8 as text by default.
+// Set on our pool only, not globally, so other users of `pg` in the process are unaffected.
+const exactTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => BigInt(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+export function openPostgres(
+  url: string,
+  poolSize = 10,
+  onIdleError: (error: Error) => void = () => {},
+): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: exactTypes });
+  // An idle connection can fail (a database restart, a failover). The pool drops it by itself;
+  // without a listener the 'error' event would crash the process.
+  pool.on('error', onIdleError);
+  const db = drizzleNodePg({ client: pool, schema, casing: 'snake_case' });
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    close: () => pool.end(),
+  };
+}
+
+/** Wraps an already open PGlite instance (tests hand in an in-memory one). */
+export function wrapPglite(client: PGlite, onClose: () => void = () => {}): DatabaseHandle {
+  const db = drizzlePglite({ client, schema, casing: 'snake_case' });
+  return {
+    db,
+    kind: 'pglite',
+    pool: undefined,
+    close: async () => {
+      await client.close();
+      onClose();
+    },
+  };
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite cannot be shared between processes: two writers on one data directory silently lose
+ * data. A lock file holding our PID keeps a second process out; a lock left by a dead process is
+ * taken over.
+ */
+const lockedHere = new Set<string>();
+
+function lockDataDirectory(lockPath: string): () => void {
+  if (lockedHere.has(lockPath))
+    throw new Error(`The embedded database at ${lockPath} is already open in this process`);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      lockedHere.add(lockPath);
+      return () => {
+        lockedHere.delete(lockPath);
+        rmSync(lockPath, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock written by a process that no longer runs is stale. Our own PID in it means a
+      // previous run under the same PID (PID 1 in every container), so it is stale too.
+      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+      if (Number.isInteger(holder) && holder !== process.pid && processIsAlive(holder)) {
+        throw new Error(
+          `The embedded database in ${lockPath.replace(/\.lock$/, '')} is in use by process ${holder}. ` +
+            'Only one server can use it at a time; use PostgreSQL (DATABASE_URL) for several instances.',
+          { cause: error },
+        );
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${lockPath}`);
+}
+
+export async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
+  const root = resolve(dataDir);
+  mkdirSync(root, { recursive: true });
+  const unlock = lockDataDirectory(join(root, 'pglite.lock'));
+  try {
+    const client = await PGlite.create(join(root, 'pglite'));
+    return wrapPglite(client, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  onIdleError?: (error: Error) => void;
+}): Promise<DatabaseHandle> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, 10, options.onIdleError)
+    : openEmbedded(options.dataDir);
+}
+
+/**
+ * Runs raw SQL and returns its rows. Both drivers answer with `{ rows }`; the generic database
+ * type cannot know which driver it holds, hence the one cast here.
+ */
+export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

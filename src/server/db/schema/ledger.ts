@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+/**
+ * One row per ledger account (DESIGN §2): `user:{id}` wallets, escrows, holds, house and
+ * external accounts. `balance_cents` is a cache of the sum of the account's postings, updated in
+ * the same transaction as the postings; the CHECK keeps wallets, escrows and holds from ever
+ * going below zero even if application code were wrong.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text('key').notNull(),
+    kind: text('kind').notNull(),
+    userId: integer('user_id').references(() => users.id),
+    allowNegative: boolean('allow_negative').notNull(),
+    balanceCents: bigint('balance_cents', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('ledger_accounts_key_key').on(table.key),
+    index('ledger_accounts_user_id_idx').on(table.userId),
+    check(
+      'ledger_accounts_non_negative',
+      sql`${table.allowNegative} or ${table.balanceCents} >= 0`,
+    ),
+  ],
+);
+
+/** A movement of money: its postings sum to zero. Never updated or deleted. */
+export const ledgerTransfers = pgTable(
+  'ledger_transfers',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    kind: text('kind').notNull(),
+    referenceType: text('reference_type'),
+    referenceId: text('reference_id'),
+    payloadHash: text('payload_hash').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id),
+    memo: text('memo'),
+    reversesTransferId: bigint('reverses_transfer_id', { mode: 'bigint' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('ledger_transfers_idempotency_key_key').on(table.idempotencyKey),
+    index('ledger_transfers_reference_idx').on(table.referenceType, table.referenceId),
+    // Finding whether a transfer was reversed (an admin re-deciding a settled challenge) looks
+    // transfers up by the one they reverse; few do, so the index holds only those.
+    index('ledger_transfers_reverses_idx')
+      .on(table.reversesTransferId)
+      .where(sql`reverses_transfer_id is not null`),
+  ],
+);
+
+/** One side of a transfer on one account: positive adds to the balance, negative takes away. */
+export const ledgerPostings = pgTable(
+  'ledger_postings',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    transferId: bigint('transfer_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => ledgerTransfers.id),
+    accountId: bigint('account_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amountCents: bigint('amount_cents', { mode: 'bigint' }).notNull(),
+    balanceAfterCents: bigint('balance_after_cents', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('ledger_postings_account_id_idx').on(table.accountId, table.id),
+    index('ledger_postings_transfer_id_idx').on(table.transferId),
+    check('ledger_postings_non_zero', sql`${table.amountCents} <> 0`),
+  ],
+);
+
+export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
+export type LedgerTransfer = typeof ledgerTransfers.$inferSelect;
+export type LedgerPosting = typeof ledgerPostings.$inferSelect;

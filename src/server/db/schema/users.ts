@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { boolean, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    avatarUrl: text('avatar_url'),
+    isOver18: boolean('is_over_18').notNull().default(false),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    phoneNumber: text('phone_number'),
+    email: text('email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Set when an admin deletes the account. The row stays, because the ledger, challenges and
+     * payouts name it, but its personal data is erased and it can no longer sign in.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [
+    // Usernames are unique whatever their case: "Alice" and "alice" are one player.
+    uniqueIndex('users_username_lower_key').on(sql`lower(${table.username})`),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;

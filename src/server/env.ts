@@ -1,0 +1,135 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the server reads, parsed once at start-up. Nothing else in the server touches
+ * `process.env`: code receives the parsed `Env` object, which tests build with `parseEnv({...})`.
+ */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int({ error: 'must be a port number' })
+    .min(0, 'must be a port number')
+    .max(65_535, 'must be a port number')
+    .default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  TRUST_PROXY: booleanFlag.default(false),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5, 'must be 5 to 43200 minutes')
+    .max(43_200, 'must be 5 to 43200 minutes')
+    .default(720),
+  SESSION_MAX_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1, 'must be 1 to 365 days')
+    .max(365, 'must be 1 to 365 days')
+    .default(30),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).default('SkillStake <no-reply@skillstake.local>'),
+  ICE_SERVERS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON array of ICE servers' });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z.array(
+        z.object({
+          urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+          username: z.string().optional(),
+          credential: z.string().optional(),
+        }),
+        { error: 'must be a JSON array of ICE servers like [{"urls":"stun:host:3478"}]' },
+      ),
+    )
+    .default([{ urls: 'stun:stun.l.google.com:19302' }]),
+  ADMIN_USERNAME: z.string().min(1).optional(),
+  ADMIN_PASSWORD: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret key (sk_… or rk_…)')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_[A-Za-z0-9_]+$/, 'must be a Stripe publishable key (pk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9_+/=]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  STRIPE_API_BASE: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  NOWPAYMENTS_API_KEY: z.string().min(1).optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().min(1).optional(),
+  NOWPAYMENTS_API_BASE: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .default('https://api.nowpayments.io'),
+  NOWPAYMENTS_PAY_CURRENCY: z
+    .string()
+    .regex(/^[a-z0-9]{2,20}$/, 'must be a NOWPayments currency code such as btc')
+    .default('btc'),
+  FREE_SITE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  /** Bearer token a Prometheus scraper presents at GET /metrics; unset turns the endpoint off. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
+  CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
+  CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+/** Parses the environment, or throws an `EnvError` that lists every bad variable at once. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable means "unset": `.env` files and compose files often write `NAME=`.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const result = envSchema.safeParse(present);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  // Checked apart from the schema so that it is reported together with every other problem.
+  if (Boolean(present.ADMIN_USERNAME) !== Boolean(present.ADMIN_PASSWORD)) {
+    problems.push('ADMIN_PASSWORD: ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
+  }
+  // Stripe Elements needs the publishable key of the same account as the secret key.
+  if (Boolean(present.STRIPE_SECRET_KEY) !== Boolean(present.STRIPE_PUBLISHABLE_KEY)) {
+    problems.push(
+      'STRIPE_PUBLISHABLE_KEY: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together',
+    );
+  }
+  if (!result.success || problems.length > 0) throw new EnvError(problems);
+  return result.data;
+}

@@ -1,0 +1,168 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AUTH_MESSAGES,
+  DELETED_USERNAME_PREFIX,
+  loginBodySchema,
+  publicUserSchema,
+  registerBodySchema,
+} from '#shared/contracts/auth.ts';
+import { errorBodySchema } from '#shared/contracts/errors.ts';
+import { z } from '#shared/validation.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { hitRateLimit, resetRateLimit, type RateCheck } from '../../lib/rate-limiter.ts';
+import { requireUser } from '../../plugins/access.ts';
+import { getUserBalanceCents } from '../ledger/balances.ts';
+import { toPublicUser } from '../users/public-user.ts';
+import { findUserByUsername, insertUser } from '../users/repository.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
+import { createSession, hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
+
+function tooManyAttempts(check: RateCheck, what: string): AppError {
+  const minutes = Math.ceil(check.retryAfterSeconds / 60);
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    { retryAfter: check.retryAfterSeconds },
+  );
+}
+
+export const authRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db, clock, sessionPolicy, rateLimits } = ctx;
+
+    function isSecure(request: FastifyRequest): boolean {
+      return ctx.publicOrigin?.startsWith('https:') === true || request.protocol === 'https';
+    }
+
+    async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number) {
+      // A sign-in always gets a fresh token; any token the browser had before is revoked, so a
+      // token planted before login (session fixation) is worthless afterwards.
+      const previous = request.cookies[SESSION_COOKIE];
+      if (previous) await revokeSession(db, hashToken(previous));
+      const { token } = await createSession(db, userId, sessionPolicy, clock());
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: isSecure(request),
+        maxAge: Math.floor(sessionPolicy.maxAgeMs / 1000),
+      });
+    }
+
+    const errors = {
+      400: errorBodySchema,
+      401: errorBodySchema,
+      403: errorBodySchema,
+      429: errorBodySchema,
+    };
+
+    app.get(
+      '/api/user',
+      {
+        config: { access: 'user' },
+        schema: { response: { 200: publicUserSchema, 401: errorBodySchema } },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        return toPublicUser(user, await getUserBalanceCents(db, user.id));
+      },
+    );
+
+    app.post(
+      '/api/register',
+      {
+        config: { access: 'public' },
+        schema: { body: registerBodySchema, response: { 201: publicUserSchema, ...errors } },
+      },
+      async (request, reply) => {
+        const check = await hitRateLimit(db, rateLimits.registerPerAddress, request.ip, clock());
+        if (check.exceeded) throw tooManyAttempts(check, 'registrations from this address');
+        const body = request.body;
+        // Deleted accounts are renamed deleted_user_<id>; nobody may register into that space.
+        if (body.username.toLowerCase().startsWith(DELETED_USERNAME_PREFIX)) {
+          throw new AppError('USERNAME_TAKEN', AUTH_MESSAGES.usernameReserved, {
+            fields: { username: AUTH_MESSAGES.usernameReserved },
+          });
+        }
+        if (await findUserByUsername(db, body.username)) {
+          throw new AppError('USERNAME_TAKEN', AUTH_MESSAGES.usernameTaken, {
+            fields: { username: AUTH_MESSAGES.usernameTaken },
+          });
+        }
+        const user = await insertUser(db, {
+          username: body.username,
+          passwordHash: await hashPassword(body.password),
+          phoneNumber: body.phoneNumber,
+          email: body.email ?? null,
+          isOver18: true,
+        });
+        // Two registrations of one name can pass the check above together; the unique index
+        // lets only one insert through.
+        if (!user) {
+          throw new AppError('USERNAME_TAKEN', AUTH_MESSAGES.usernameTaken, {
+            fields: { username: AUTH_MESSAGES.usernameTaken },
+          });
+        }
+        await startSession(request, reply, user.id);
+        request.log.info({ userId: user.id }, 'user registered');
+        return reply.code(201).send(toPublicUser(user, 0n));
+      },
+    );
+
+    app.post(
+      '/api/login',
+      {
+        config: { access: 'public' },
+        schema: { body: loginBodySchema, response: { 200: publicUserSchema, ...errors } },
+      },
+      async (request, reply) => {
+        const { username, password } = request.body;
+        const now = clock();
+        const accountKey = username.toLowerCase();
+        const perAccount = await hitRateLimit(db, rateLimits.loginPerUsername, accountKey, now);
+        const perAddress = await hitRateLimit(db, rateLimits.loginPerAddress, request.ip, now);
+        if (perAccount.exceeded)
+          throw tooManyAttempts(perAccount, 'login attempts for this account');
+        if (perAddress.exceeded)
+          throw tooManyAttempts(perAddress, 'login attempts from this address');
+
+        const user = await findUserByUsername(db, username);
+        const valid = user
+          ? await verifyPassword(user.passwordHash, password)
+          : await burnPasswordCheck(password).then(() => false);
+        if (!user || !valid) {
+          request.log.info({ event: 'login_failed' }, 'login failed');
+          throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials);
+        }
+        await resetRateLimit(db, rateLimits.loginPerUsername, accountKey, now);
+        await startSession(request, reply, user.id);
+        return toPublicUser(user, await getUserBalanceCents(db, user.id));
+      },
+    );
+
+    app.post(
+      '/api/logout',
+      {
+        config: { access: 'public' },
+        schema: { response: { 204: z.null(), 403: errorBodySchema } },
+      },
+      async (request, reply) => {
+        const token = request.cookies[SESSION_COOKIE];
+        if (token) {
+          const tokenHash = hashToken(token);
+          await revokeSession(db, tokenHash);
+          await ctx.bus.publish({ type: 'session-revoked', tokenHash });
+        }
+        reply.clearCookie(SESSION_COOKIE, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: isSecure(request),
+        });
+        return reply.code(204).send(null);
+      },
+    );
+  };

@@ -1,0 +1,201 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CHALLENGE_MESSAGES,
+  challengeCountsSchema,
+  challengeIdParamsSchema,
+  challengeSchema,
+  createChallengeBodySchema,
+  disputeBodySchema,
+  listChallengesQuerySchema,
+  submitScoresBodySchema,
+  submitScoresResponseSchema,
+  uploadResponseSchema,
+} from '#shared/contracts/challenges.ts';
+import { errorBodySchema } from '#shared/contracts/errors.ts';
+import { centsToDollarNumber } from '#shared/money.ts';
+import { z } from '#shared/validation.ts';
+import type { AppContext } from '../../context.ts';
+import type { User } from '../../db/schema/users.ts';
+import { AppError } from '../../errors.ts';
+import { IMAGE_TYPES } from '../../lib/file-type.ts';
+import { requireUser } from '../../plugins/access.ts';
+import { receiveUpload } from '../uploads/service.ts';
+import type { FileStore } from '../uploads/store.ts';
+import { countChallenges, findChallengeRow, listChallengeRows } from './repository.ts';
+import {
+  acceptChallenge,
+  cancelChallenge,
+  createChallenge,
+  disputeResult,
+  submitScores,
+} from './service.ts';
+import { toChallengeView } from './view.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+
+export const challengeRoutes =
+  (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
+  async (app) => {
+    async function viewOf(id: number, viewer: User) {
+      const row = await findChallengeRow(ctx.db, id);
+      if (!row) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+      return toChallengeView(row, viewer);
+    }
+
+    app.get(
+      '/api/challenges',
+      {
+        config: { access: 'user' },
+        schema: {
+          querystring: listChallengesQuerySchema,
+          response: { 200: z.array(challengeSchema), ...errors },
+        },
+      },
+      async (request) => {
+        const viewer = requireUser(request);
+        const rows = await listChallengeRows(ctx.db, { viewerId: viewer.id, ...request.query });
+        return rows.map((row) => toChallengeView(row, viewer));
+      },
+    );
+
+    app.get(
+      '/api/challenges/counts',
+      {
+        config: { access: 'user' },
+        schema: { response: { 200: challengeCountsSchema, ...errors } },
+      },
+      async (request) => countChallenges(ctx.db, requireUser(request).id),
+    );
+
+    app.get(
+      '/api/challenges/:id',
+      {
+        config: { access: 'user' },
+        schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
+      },
+      async (request) => viewOf(request.params.id, requireUser(request)),
+    );
+
+    app.post(
+      '/api/challenges',
+      {
+        config: { access: 'user' },
+        schema: { body: createChallengeBodySchema, response: { 201: challengeSchema, ...errors } },
+      },
+      async (request, reply) => {
+        const user = requireUser(request);
+        const id = await createChallenge(ctx, user.id, request.body);
+        return reply.code(201).send(await viewOf(id, user));
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/accept',
+      {
+        config: { access: 'user' },
+        schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        await acceptChallenge(ctx, request.params.id, user.id);
+        return viewOf(request.params.id, user);
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/cancel',
+      {
+        config: { access: 'user' },
+        schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        await cancelChallenge(ctx, request.params.id, user.id);
+        return viewOf(request.params.id, user);
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/submit',
+      {
+        config: { access: 'user' },
+        schema: {
+          params: challengeIdParamsSchema,
+          body: submitScoresBodySchema,
+          response: { 200: submitScoresResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        const result = await submitScores(ctx, request.params.id, user.id, request.body);
+        return {
+          status: result.status,
+          winner: {
+            id: result.winnerId,
+            prize: centsToDollarNumber(result.prizeCents),
+            deduction: centsToDollarNumber(result.status === 'completed' ? result.feeCents : 0n),
+          },
+          updatedWinnerInfo: {
+            id: result.winnerId,
+            balance: centsToDollarNumber(result.winnerBalanceCents),
+          },
+        };
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/dispute',
+      {
+        config: { access: 'user' },
+        schema: {
+          params: challengeIdParamsSchema,
+          body: disputeBodySchema,
+          response: { 200: challengeSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        await disputeResult(ctx, request.params.id, user.id, request.body.reason);
+        return viewOf(request.params.id, user);
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/upload-screenshot',
+      {
+        config: { access: 'user' },
+        schema: {
+          params: challengeIdParamsSchema,
+          response: {
+            201: uploadResponseSchema,
+            ...errors,
+            413: errorBodySchema,
+            415: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const user = requireUser(request);
+        const row = await findChallengeRow(ctx.db, request.params.id);
+        if (!row) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+        const { creatorId, acceptorId } = row.challenge;
+        if (user.id !== creatorId && user.id !== acceptorId) {
+          throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
+        }
+        const upload = await receiveUpload(ctx.db, store, request, {
+          field: 'screenshot',
+          allowed: IMAGE_TYPES,
+          purpose: 'screenshot',
+          ownerId: user.id,
+          challengeId: row.challenge.id,
+        });
+        return reply.code(201).send({ id: upload.id, url: `/api/uploads/${upload.id}` });
+      },
+    );
+  };

@@ -1,0 +1,63 @@
+import { DISPUTE_WINDOW_MS, type ChallengeView } from '#shared/contracts/challenges.ts';
+import { centsToDollarNumber } from '#shared/money.ts';
+import type { User } from '../../db/schema/users.ts';
+import type { ChallengeRow, Party } from './repository.ts';
+
+/**
+ * The challenge as one viewer may see it (SPEC §3). Phone numbers reach only the two players
+ * and admins, so that an open challenge does not publish its creator's number to every visitor;
+ * e-mail addresses and balances reach admins only.
+ */
+export function toChallengeView(row: ChallengeRow, viewer: User): ChallengeView {
+  const { challenge } = row;
+  const isParticipant = viewer.id === challenge.creatorId || viewer.id === challenge.acceptorId;
+  const seesContact = isParticipant || viewer.isAdmin;
+
+  const party = (p: Party) => ({
+    id: p.id,
+    username: p.username,
+    ...(seesContact ? { phoneNumber: p.phoneNumber } : {}),
+    ...(viewer.isAdmin ? { email: p.email, balance: centsToDollarNumber(p.balanceCents) } : {}),
+  });
+
+  const { creatorScore, acceptorScore, screenshotUrl } = challenge;
+  const scoreData =
+    creatorScore !== null && acceptorScore !== null && screenshotUrl !== null
+      ? { creatorScore, acceptorScore, screenshot: screenshotUrl }
+      : null;
+  const disputable = challenge.status === 'completed' && challenge.completedAt !== null;
+
+  return {
+    id: challenge.id,
+    creatorId: challenge.creatorId,
+    acceptorId: challenge.acceptorId,
+    winnerId: challenge.winnerId,
+    amount: centsToDollarNumber(challenge.amountCents),
+    game: challenge.game,
+    gamerTag: challenge.gamerTag,
+    phoneNumber: seesContact ? challenge.phoneNumber : null,
+    console: challenge.console,
+    mode: challenge.mode,
+    platform: challenge.platform,
+    prize: centsToDollarNumber(challenge.prizeCents ?? challenge.amountCents * 2n),
+    deduction: challenge.feeCents === null ? null : centsToDollarNumber(challenge.feeCents),
+    status: challenge.status,
+    creatorScore: challenge.creatorScore,
+    acceptorScore: challenge.acceptorScore,
+    winnerScreenshot: challenge.screenshotUrl,
+    scoreData,
+    notes: challenge.notes,
+    disputeReason: challenge.disputeReason,
+    submittedBy: challenge.submittedBy,
+    createdAt: challenge.createdAt.toISOString(),
+    updatedAt: challenge.updatedAt.toISOString(),
+    acceptedAt: challenge.acceptedAt?.toISOString() ?? null,
+    completedAt: challenge.completedAt?.toISOString() ?? null,
+    disputableUntil:
+      disputable && challenge.completedAt
+        ? new Date(challenge.completedAt.getTime() + DISPUTE_WINDOW_MS).toISOString()
+        : null,
+    creator: party(row.creator),
+    acceptor: row.acceptor ? party(row.acceptor) : null,
+  };
+}

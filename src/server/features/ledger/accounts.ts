@@ -1,0 +1,43 @@
+/**
+ * Ledger account keys (DESIGN §2). Every key names what the money is for; the kind decides
+ * whether the account may go below zero. Only the house's adjustment account and the outside
+ * world (`external:*`) may: money that enters from outside leaves those accounts negative.
+ */
+export type AccountKind = 'user' | 'escrow' | 'payout_hold' | 'house' | 'external';
+
+export interface AccountDescription {
+  kind: AccountKind;
+  allowNegative: boolean;
+  userId: number | null;
+}
+
+export const HOUSE_FEES = 'house:fees';
+export const HOUSE_ADJUSTMENTS = 'house:adjustments';
+export const HOUSE_UNCLAIMED = 'house:unclaimed';
+export const EXTERNAL_CARD = 'external:card';
+export const EXTERNAL_CRYPTO = 'external:crypto';
+
+export const userWallet = (userId: number): string => `user:${userId}`;
+export const challengeEscrow = (challengeId: number): string => `escrow:challenge:${challengeId}`;
+export const payoutHold = (payoutId: number): string => `payout:hold:${payoutId}`;
+
+const FIXED_ACCOUNTS: Record<string, AccountDescription> = {
+  [HOUSE_FEES]: { kind: 'house', allowNegative: false, userId: null },
+  [HOUSE_UNCLAIMED]: { kind: 'house', allowNegative: false, userId: null },
+  [HOUSE_ADJUSTMENTS]: { kind: 'house', allowNegative: true, userId: null },
+  [EXTERNAL_CARD]: { kind: 'external', allowNegative: true, userId: null },
+  [EXTERNAL_CRYPTO]: { kind: 'external', allowNegative: true, userId: null },
+};
+
+/** What a key means, or null for a key that is not a ledger account. */
+export function describeAccount(key: string): AccountDescription | null {
+  const fixed = FIXED_ACCOUNTS[key];
+  if (fixed) return fixed;
+  const wallet = /^user:([1-9]\d*)$/.exec(key);
+  if (wallet?.[1]) return { kind: 'user', allowNegative: false, userId: Number(wallet[1]) };
+  if (/^escrow:challenge:[1-9]\d*$/.test(key))
+    return { kind: 'escrow', allowNegative: false, userId: null };
+  if (/^payout:hold:[1-9]\d*$/.test(key))
+    return { kind: 'payout_hold', allowNegative: false, userId: null };
+  return null;
+}

@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+
+export interface InvariantReport {
+  ok: boolean;
+  problems: string[];
+}
+
+/**
+ * The ledger's invariants (DESIGN §2), checked from the rows themselves:
+ * every transfer sums to zero, so all postings do; each cached balance equals the sum of its
+ * postings; no account that may not go negative is negative; no finished challenge's escrow
+ * still holds money.
+ */
+export async function checkLedgerInvariants(db: Executor): Promise<InvariantReport> {
+  const problems: string[] = [];
+
+  const total = await queryRows<{ total: string }>(
+    db,
+    sql`select coalesce(sum(amount_cents), 0)::text as total from ledger_postings`,
+  );
+  const totalCents = total[0]?.total ?? '0';
+  if (totalCents !== '0') problems.push(`all postings sum to ${totalCents} cents, not 0`);
+
+  const unbalanced = await queryRows<{ transfer_id: string; total: string }>(
+    db,
+    sql`
+    select transfer_id::text, sum(amount_cents)::text as total
+    from ledger_postings group by transfer_id having sum(amount_cents) <> 0 limit 50`,
+  );
+  for (const row of unbalanced) {
+    problems.push(`transfer ${row.transfer_id} sums to ${row.total} cents, not 0`);
+  }
+
+  const drifted = await queryRows<{ key: string; cached: string; actual: string }>(
+    db,
+    sql`
+    select a.key, a.balance_cents::text as cached, coalesce(p.total, 0)::text as actual
+    from ledger_accounts a
+    left join (select account_id, sum(amount_cents) as total from ledger_postings group by account_id) p
+      on p.account_id = a.id
+    where a.balance_cents <> coalesce(p.total, 0)
+    limit 50`,
+  );
+  for (const row of drifted) {
+    problems.push(`${row.key}: cached balance ${row.cached} ≠ sum of postings ${row.actual}`);
+  }
+
+  const negative = await queryRows<{ key: string; balance: string }>(
+    db,
+    sql`
+    select key, balance_cents::text as balance from ledger_accounts
+    where not allow_negative and balance_cents < 0 limit 50`,
+  );
+  for (const row of negative) problems.push(`${row.key} is negative: ${row.balance} cents`);
+
+  // A finished challenge has paid out or refunded everything it held.
+  const leftovers = await queryRows<{ key: string; balance: string; status: string }>(
+    db,
+    sql`
+    select a.key, a.balance_cents::text as balance, c.status
+    from challenges c
+    join ledger_accounts a on a.key = 'escrow:challenge:' || c.id
+    where c.status in ('completed', 'cancelled') and a.balance_cents <> 0
+    limit 50`,
+  );
+  for (const row of leftovers)
+    problems.push(`${row.key} still holds ${row.balance} cents but is ${row.status}`);
+
+  return { ok: problems.length === 0, problems };
+}

@@ -1,0 +1,20 @@
+import type { Executor } from '../../db/client.ts';
+import { outbox } from '../../db/schema/outbox.ts';
+
+export interface Mail {
+  /** One mail per event and recipient: enqueueing the same key twice sends once. */
+  dedupeKey: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Queues mail inside the caller's transaction, so it exists exactly when the event does. */
+export async function enqueueMail(db: Executor, mails: Mail[]): Promise<void> {
+  if (mails.length === 0) return;
+  await db
+    .insert(outbox)
+    .values(mails.map((mail) => ({ ...mail, metadata: mail.metadata ?? null })))
+    .onConflictDoNothing();
+}

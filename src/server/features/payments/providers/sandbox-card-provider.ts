@@ -1,0 +1,115 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { PAYMENT_MESSAGES, SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
+import type { Database, Executor } from '../../../db/client.ts';
+import { sandboxPayments, type SandboxPayment } from '../../../db/schema/payments.ts';
+import { PaymentProviderError, type CardIntent, type CardProvider } from './types.ts';
+
+export interface SandboxCardProvider extends CardProvider {
+  readonly name: 'sandbox-card';
+  readonly mode: 'sandbox';
+  /**
+   * What Stripe.js's confirmCardPayment does against Stripe: pays the intent named by the client
+   * secret with a test card. Only the intent's owner may pay it.
+   */
+  confirmCard(input: {
+    clientSecret: string;
+    cardNumber: string;
+    userId: number;
+  }): Promise<CardIntent>;
+}
+
+const CLIENT_SECRET_PATTERN = /^(pi_[A-Za-z0-9]+)_secret_([A-Za-z0-9]+)$/;
+const digitsOf = (cardNumber: string): string => cardNumber.replace(/[\s-]/g, '');
+const SUCCESS_CARD = digitsOf(SANDBOX_TEST_CARDS.success);
+const DECLINED_CARD = digitsOf(SANDBOX_TEST_CARDS.declined);
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+function toCardIntent(row: SandboxPayment): CardIntent {
+  return {
+    id: row.id,
+    status: row.status,
+    amountCents: row.amountCents,
+    amountReceivedCents: row.status === 'succeeded' ? row.amountCents : 0n,
+    currency: row.currency,
+    userId: row.userId,
+  };
+}
+
+async function findCardIntent(db: Executor, id: string): Promise<SandboxPayment | undefined> {
+  const [row] = await db
+    .select()
+    .from(sandboxPayments)
+    .where(and(eq(sandboxPayments.id, id), eq(sandboxPayments.kind, 'card')))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The offline stand-in for Stripe (DESIGN §5): intents live in `sandbox_payments`, client
+ * secrets are shaped like Stripe's (`<paymentIntentId>_secret_<random>`), and the test cards
+ * 4242 4242 4242 4242 (success) and 4000 0000 0000 0002 (declined) behave as in Stripe's test mode.
+ */
+export function createSandboxCardProvider(db: Database, clock: () => Date): SandboxCardProvider {
+  return {
+    name: 'sandbox-card',
+    mode: 'sandbox',
+
+    async createIntent({ userId, amountCents }) {
+      const id = `pi_sandbox${randomBytes(12).toString('hex')}`;
+      const secret = randomBytes(16).toString('hex');
+      const now = clock();
+      const [row] = await db
+        .insert(sandboxPayments)
+        .values({
+          id,
+          kind: 'card',
+          userId,
+          amountCents,
+          currency: 'usd',
+          status: 'requires_payment_method',
+          clientSecretHash: sha256(secret).toString('hex'),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!row) throw new Error(`sandbox intent ${id} was not stored`);
+      return { ...toCardIntent(row), clientSecret: `${id}_secret_${secret}` };
+    },
+
+    async retrieveIntent(id) {
+      const row = await findCardIntent(db, id);
+      if (!row) throw new PaymentProviderError('not_found', `No such payment_intent: ${id}`);
+      return toCardIntent(row);
+    },
+
+    async confirmCard({ clientSecret, cardNumber, userId }) {
+      const match = CLIENT_SECRET_PATTERN.exec(clientSecret);
+      const row = match?.[1] ? await findCardIntent(db, match[1]) : undefined;
+      const secretMatches =
+        row?.clientSecretHash != null &&
+        match?.[2] !== undefined &&
+        timingSafeEqual(sha256(match[2]), Buffer.from(row.clientSecretHash, 'hex'));
+      if (!row || !secretMatches || row.userId !== userId) {
+        throw new PaymentProviderError('not_found', PAYMENT_MESSAGES.paymentNotFound);
+      }
+      if (row.status === 'succeeded') return toCardIntent(row);
+
+      const digits = digitsOf(cardNumber);
+      if (digits === DECLINED_CARD) {
+        throw new PaymentProviderError('declined', PAYMENT_MESSAGES.cardDeclined);
+      }
+      if (digits !== SUCCESS_CARD) {
+        throw new PaymentProviderError('declined', PAYMENT_MESSAGES.cardNumberIncorrect);
+      }
+      const [paid] = await db
+        .update(sandboxPayments)
+        .set({ status: 'succeeded', updatedAt: clock() })
+        .where(eq(sandboxPayments.id, row.id))
+        .returning();
+      if (!paid) throw new Error(`sandbox intent ${row.id} vanished`);
+      return toCardIntent(paid);
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import Stripe from 'stripe';
+import {
+  PaymentProviderError,
+  type CardIntent,
+  type CardProvider,
+  type CreatedCardIntent,
+} from './types.ts';
+
+export interface StripeCardProviderOptions {
+  secretKey: string;
+  /** Another API host, e.g. http://127.0.0.1:4010 for a local stand-in; Stripe's by default. */
+  apiBase?: string | undefined;
+  timeoutMs?: number;
+  /** The SDK retries connection errors and 5xx answers with backoff (and the same idempotency key). */
+  maxNetworkRetries?: number;
+}
+
+/** A Stripe webhook event reduced to what deposits need. */
+export interface CardWebhookEvent {
+  id: string;
+  type: string;
+  /** The PaymentIntent as the event saw it, for `payment_intent.*` events; null otherwise. */
+  intent: CardIntent | null;
+}
+
+export class InvalidWebhookSignatureError extends Error {
+  override name = 'InvalidWebhookSignatureError';
+}
+
+export interface StripeCardProvider extends CardProvider {
+  readonly name: 'stripe';
+  readonly mode: 'stripe';
+  /** Checks the `Stripe-Signature` header over the raw body and returns the event. */
+  verifyWebhook(rawBody: Buffer, signature: string | undefined, secret: string): CardWebhookEvent;
+}
+
+const USER_ID_PATTERN = /^[1-9]\d{0,9}$/;
+
+function centsOf(amount: number): bigint {
+  if (!Number.isSafeInteger(amount) || amount < 0) {
+    throw new PaymentProviderError('unavailable', `Stripe sent an invalid amount: ${amount}`);
+  }
+  return BigInt(amount);
+}
+
+function toCardIntent(intent: Stripe.PaymentIntent): CardIntent {
+  const userId = intent.metadata.userId;
+  return {
+    id: intent.id,
+    status: intent.status,
+    amountCents: centsOf(intent.amount),
+    amountReceivedCents: centsOf(intent.amount_received),
+    currency: intent.currency.toLowerCase(),
+    userId: userId !== undefined && USER_ID_PATTERN.test(userId) ? Number(userId) : null,
+  };
+}
+
+function toProviderError(error: unknown): PaymentProviderError {
+  if (error instanceof PaymentProviderError) return error;
+  if (error instanceof Stripe.errors.StripeCardError) {
+    return new PaymentProviderError('declined', error.message, { cause: error });
+  }
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (error.code === 'resource_missing' || error.statusCode === 404) {
+      return new PaymentProviderError('not_found', error.message, { cause: error });
+    }
+    if (error.code === 'amount_too_small') {
+      return new PaymentProviderError('amount_too_small', error.message, { cause: error });
+    }
+  }
+  // Connection failures, Stripe's 5xx and 429, and a rejected key are all out of the player's
+  // hands: the API answers 503 and the log keeps the cause.
+  const detail = error instanceof Error ? error.message : String(error);
+  return new PaymentProviderError('unavailable', `Stripe request failed: ${detail}`, {
+    cause: error,
+  });
+}
+
+function stripeConfig(options: StripeCardProviderOptions): Stripe.StripeConfig {
+  const config: Stripe.StripeConfig = {
+    timeout: options.timeoutMs ?? 20_000,
+    maxNetworkRetries: options.maxNetworkRetries ?? 2,
+    telemetry: false,
+  };
+  if (options.apiBase) {
+    const url = new URL(options.apiBase);
+    const protocol = url.protocol === 'http:' ? 'http' : 'https';
+    config.host = url.hostname;
+    config.port = url.port || (protocol === 'http' ? 80 : 443);
+    config.protocol = protocol;
+  }
+  return config;
+}
+
+/** Card deposits through Stripe PaymentIntents (DESIGN §5), with the official SDK. */
+export function createStripeCardProvider(options: StripeCardProviderOptions): StripeCardProvider {
+  const stripe = new Stripe(options.secretKey, stripeConfig(options));
+  return {
+    name: 'stripe',
+    mode: 'stripe',
+
+    async createIntent({ userId, amountCents, idempotencyKey }): Promise<CreatedCardIntent> {
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: Number(amountCents),
+            currency: 'usd',
+            automatic_payment_methods: { enabled: true },
+            description: 'Account deposit',
+            metadata: { userId: String(userId), purpose: 'deposit' },
+          },
+          { idempotencyKey },
+        );
+        if (!intent.client_secret) {
+          throw new PaymentProviderError(
+            'unavailable',
+            `Stripe sent no client secret for ${intent.id}`,
+          );
+        }
+        return { ...toCardIntent(intent), clientSecret: intent.client_secret };
+      } catch (error) {
+        throw toProviderError(error);
+      }
+    },
+
+    async retrieveIntent(id) {
+      try {
+        return toCardIntent(await stripe.paymentIntents.retrieve(id));
+      } catch (error) {
+        throw toProviderError(error);
+      }
+    },
+
+    verifyWebhook(rawBody, signature, secret) {
+      if (!signature) throw new InvalidWebhookSignatureError('no Stripe-Signature header');
+      let event: Stripe.Event;
+      try {
+        event = Stripe.webhooks.constructEvent(rawBody, signature, secret);
+      } catch (error) {
+        throw new InvalidWebhookSignatureError('Stripe signature check failed', { cause: error });
+      }
+      switch (event.type) {
+        case 'payment_intent.succeeded':
+        case 'payment_intent.processing':
+        case 'payment_intent.payment_failed':
+        case 'payment_intent.canceled':
+          return { id: event.id, type: event.type, intent: toCardIntent(event.data.object) };
+        default:
+          return { id: event.id, type: event.type, intent: null };
+      }
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { CryptoPaymentStatus } from '#shared/contracts/payments.ts';
+
+/**
+ * How a provider call went wrong, in the terms the API answers with: a card decline carries the
+ * provider's message for the player; everything the player cannot fix is `unavailable` (503).
+ */
+export type ProviderFailureKind = 'unavailable' | 'declined' | 'not_found' | 'amount_too_small';
+
+export class PaymentProviderError extends Error {
+  override name = 'PaymentProviderError';
+  constructor(
+    readonly kind: ProviderFailureKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A card payment as the provider records it (Stripe's PaymentIntent, or the sandbox's copy). */
+export interface CardIntent {
+  id: string;
+  /** Stripe's words: `requires_payment_method`, `processing`, `succeeded`, `canceled`, … */
+  status: string;
+  amountCents: bigint;
+  amountReceivedCents: bigint;
+  /** Lower-case ISO 4217 code. */
+  currency: string;
+  /** The player named in the intent's metadata; null for an intent this app did not create. */
+  userId: number | null;
+}
+
+export interface CreatedCardIntent extends CardIntent {
+  clientSecret: string;
+}
+
+export interface CardProvider {
+  readonly name: 'stripe' | 'sandbox-card';
+  readonly mode: 'stripe' | 'sandbox';
+  createIntent(input: {
+    userId: number;
+    amountCents: bigint;
+    /** Makes a retried creation return the first intent instead of making a second one. */
+    idempotencyKey: string;
+  }): Promise<CreatedCardIntent>;
+  retrieveIntent(id: string): Promise<CardIntent>;
+}
+
+/** A crypto payment as the provider records it (NOWPayments, or the sandbox's copy). */
+export interface CryptoPaymentRecord {
+  id: string;
+  status: CryptoPaymentStatus;
+  /** The price we asked for, in `priceCurrency`. */
+  priceAmountCents: bigint;
+  priceCurrency: string;
+  /** What the player sends: the provider's decimal text and its lower-case currency code. */
+  payAmount: string;
+  payCurrency: string;
+  payAddress: string;
+  actuallyPaid: string | null;
+  orderId: string | null;
+  expiresAt: Date | null;
+}
+
+export interface CryptoProvider {
+  readonly name: 'nowpayments' | 'sandbox-crypto';
+  readonly mode: 'nowpayments' | 'sandbox';
+  createPayment(input: {
+    userId: number;
+    amountCents: bigint;
+    orderId: string;
+  }): Promise<CryptoPaymentRecord>;
+  getPayment(id: string): Promise<CryptoPaymentRecord>;
+  /** Whether the provider answers at all (NOWPayments' GET /v1/status). */
+  isAvailable(): Promise<boolean>;
+}

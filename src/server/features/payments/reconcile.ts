@@ -1,0 +1,134 @@
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { payments, type Payment } from '../../db/schema/payments.ts';
+import type { PaymentDeps } from './service.ts';
+import { cardUpdate, cryptoUpdate, settlePayment, type UpdateResult } from './settle.ts';
+
+/**
+ * Payments whose webhook never came and whose player never returned (closed tab, lost network)
+ * would stay pending although the provider took the money. The reconciliation worker asks the
+ * provider about every pending payment, first two minutes after it was made (the default of
+ * `next_check_at`), then after 4, 8, 16… minutes, at most an hour apart, for a week.
+ */
+export const RECONCILE_BATCH = 25;
+const FIRST_WAIT_SECONDS = 120;
+const LONGEST_WAIT_SECONDS = 3600;
+const GIVE_UP_AFTER_MS = 7 * 24 * 60 * 60_000;
+
+export interface ReconcileReport {
+  checked: number;
+  credited: number;
+  failed: number;
+}
+
+/**
+ * Claims the due pending payments of the configured providers and moves each one's next check
+ * forward in the same statement's transaction, rows locked with `SKIP LOCKED`: several instances
+ * running this at once take disjoint payments.
+ */
+async function claimDuePayments(deps: PaymentDeps, now: Date): Promise<Payment[]> {
+  const { ctx, providers } = deps;
+  return ctx.db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(
+        and(
+          eq(payments.status, 'pending'),
+          lte(payments.nextCheckAt, now),
+          gt(payments.createdAt, new Date(now.getTime() - GIVE_UP_AFTER_MS)),
+          inArray(payments.provider, [providers.card.name, providers.crypto.name]),
+        ),
+      )
+      .orderBy(payments.nextCheckAt)
+      .limit(RECONCILE_BATCH)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(payments)
+      .set({
+        checks: sql`${payments.checks} + 1`,
+        // The wait doubles with each check already made (the exponent is capped so it cannot
+        // overflow): 4, 8, 16… minutes, then hourly.
+        nextCheckAt: sql`${now.toISOString()}::timestamptz + make_interval(secs => least(${FIRST_WAIT_SECONDS} * power(2, least(${payments.checks} + 1, 12)), ${LONGEST_WAIT_SECONDS}))`,
+      })
+      .where(
+        inArray(
+          payments.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning();
+  });
+}
+
+/** Asks the provider about one payment and settles what it says, exactly as a webhook would. */
+async function checkPayment(deps: PaymentDeps, payment: Payment): Promise<UpdateResult> {
+  const { ctx, providers } = deps;
+  if (payment.provider === providers.card.name) {
+    const intent = await providers.card.retrieveIntent(payment.providerPaymentId);
+    return settlePayment(ctx, cardUpdate(providers.card.name, intent, { recordIfMissing: false }));
+  }
+  const record = await providers.crypto.getPayment(payment.providerPaymentId);
+  return settlePayment(ctx, cryptoUpdate(providers.crypto.name, record));
+}
+
+/** One pass of the worker over the payments due now; one payment's failure spares the rest. */
+export async function reconcileDuePayments(
+  deps: PaymentDeps,
+  now: Date = deps.ctx.clock(),
+): Promise<ReconcileReport> {
+  const report: ReconcileReport = { checked: 0, credited: 0, failed: 0 };
+  for (const payment of await claimDuePayments(deps, now)) {
+    try {
+      const result = await checkPayment(deps, payment);
+      report.checked += 1;
+      if (result.kind === 'mismatch') {
+        deps.log.error(
+          { paymentId: payment.id, reason: result.reason, source: 'reconciliation' },
+          'payment report disagrees with our record: not credited',
+        );
+      } else if (result.kind === 'applied' && result.credited && !result.replayed) {
+        report.credited += 1;
+        deps.log.info({ paymentId: payment.id }, 'pending payment credited by reconciliation');
+      }
+    } catch (error) {
+      report.failed += 1;
+      deps.log.warn(
+        { err: error, paymentId: payment.id, checks: payment.checks },
+        'payment reconciliation failed; will ask again later',
+      );
+    }
+  }
+  return report;
+}
+
+/**
+ * Runs `reconcileDuePayments` on an interval until the returned function is called; a full
+ * batch goes on at once, so a backlog drains without waiting for the next tick.
+ */
+export function startPaymentReconciliation(
+  deps: PaymentDeps,
+  log: FastifyBaseLogger,
+  intervalMs: number,
+): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const drain = async () => {
+    while (!stopped) {
+      const report = await reconcileDuePayments(deps);
+      if (report.checked + report.failed < RECONCILE_BATCH) return;
+    }
+  };
+  const timer = setInterval(() => {
+    running = running
+      .then(drain)
+      .catch((error: unknown) => log.error({ err: error }, 'payment reconciliation failed'));
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

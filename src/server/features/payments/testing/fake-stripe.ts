@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import { startHttpStub, type HttpStub, type StubReply, type StubRequest } from './http-stub.ts';
+
+/** The parts of a Stripe PaymentIntent that the app reads, as Stripe's API writes them. */
+export interface FakeIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_received: number;
+  currency: string;
+  status: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+  description: string | null;
+  livemode: false;
+}
+
+export interface FakeStripe extends HttpStub {
+  intents: Map<string, FakeIntent>;
+  /** Answers every request with this until cleared (an outage, a rejected key, a decline). */
+  failure: StubReply | 'hang-up' | null;
+  /** Marks an intent paid, as Stripe does after a successful confirmation. */
+  succeed(id: string): FakeIntent;
+}
+
+const stripeError = (status: number, error: Record<string, string>): StubReply => ({
+  status,
+  body: { error },
+  // Tells the SDK not to retry, as Stripe itself does for answers that will not change.
+  headers: { 'stripe-should-retry': 'false' },
+});
+
+export const STRIPE_FAILURES = {
+  serverError: stripeError(500, { type: 'api_error', message: 'An unknown error occurred' }),
+  badKey: stripeError(401, {
+    type: 'invalid_request_error',
+    message: 'Invalid API Key provided: sk_test_****',
+  }),
+  declined: stripeError(402, {
+    type: 'card_error',
+    code: 'card_declined',
+    decline_code: 'generic_decline',
+    message: 'Your card was declined.',
+  }),
+} as const;
+
+/**
+ * A local Stripe API for the PaymentIntents the app uses (create, retrieve), speaking Stripe's
+ * wire format: form-encoded requests, JSON objects and error envelopes, idempotency keys.
+ */
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const intents = new Map<string, FakeIntent>();
+  const byIdempotencyKey = new Map<string, FakeIntent>();
+  const fake = {} as FakeStripe;
+
+  function handle(request: StubRequest): StubReply | 'hang-up' {
+    if (fake.failure) return fake.failure;
+    if (!request.headers.authorization?.startsWith('Bearer sk_')) {
+      return STRIPE_FAILURES.badKey;
+    }
+    if (request.method === 'POST' && request.path === '/v1/payment_intents') {
+      const key = request.headers['idempotency-key'];
+      const previous = typeof key === 'string' ? byIdempotencyKey.get(key) : undefined;
+      if (previous) return { status: 200, body: previous };
+      const form = new URLSearchParams(request.body);
+      const metadata: Record<string, string> = {};
+      for (const [name, value] of form) {
+        const match = /^metadata\[(.+)\]$/.exec(name);
+        if (match?.[1]) metadata[match[1]] = value;
+      }
+      const id = `pi_${randomBytes(12).toString('hex')}`;
+      const intent: FakeIntent = {
+        id,
+        object: 'payment_intent',
+        amount: Number(form.get('amount')),
+        amount_received: 0,
+        currency: form.get('currency') ?? 'usd',
+        status: 'requires_payment_method',
+        client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+        metadata,
+        description: form.get('description'),
+        livemode: false,
+      };
+      intents.set(id, intent);
+      if (typeof key === 'string') byIdempotencyKey.set(key, intent);
+      return { status: 200, body: intent };
+    }
+    const retrieve = /^\/v1\/payment_intents\/([^/?]+)$/.exec(request.path);
+    if (request.method === 'GET' && retrieve?.[1]) {
+      const intent = intents.get(decodeURIComponent(retrieve[1]));
+      if (intent) return { status: 200, body: intent };
+      return stripeError(404, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'intent',
+        message: `No such payment_intent: '${retrieve[1]}'`,
+      });
+    }
+    return stripeError(404, { type: 'invalid_request_error', message: 'Unrecognized request URL' });
+  }
+
+  const stub = await startHttpStub(handle);
+  return Object.assign(fake, stub, {
+    intents,
+    failure: null,
+    succeed(id: string): FakeIntent {
+      const intent = intents.get(id);
+      if (!intent) throw new Error(`no fake intent ${id}`);
+      intent.status = 'succeeded';
+      intent.amount_received = intent.amount;
+      return intent;
+    },
+  });
+}
+
+/** A signed Stripe webhook delivery, made with the `stripe` package's own test helper. */
+export function signedStripeEvent(
+  secret: string,
+  event: { id: string; type: string; object: unknown },
+  options: { timestamp?: number } = {},
+): { payload: string; signature: string } {
+  const payload = JSON.stringify({
+    id: event.id,
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created: Math.floor(Date.now() / 1000),
+    type: event.type,
+    data: { object: event.object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret,
+    ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+  });
+  return { payload, signature };
+}

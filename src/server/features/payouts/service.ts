@@ -1,0 +1,175 @@
+import { eq } from 'drizzle-orm';
+import { PAYOUT_MESSAGES } from '#shared/contracts/payouts.ts';
+import { formatCents } from '#shared/money.ts';
+import type { AppContext } from '../../context.ts';
+import { payouts, type Payout, type PayoutMethod } from '../../db/schema/payouts.ts';
+import { users } from '../../db/schema/users.ts';
+import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
+import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { EXTERNAL_CRYPTO, payoutHold, userWallet } from '../ledger/accounts.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { lockPayout } from './repository.ts';
+
+export interface PayoutRequest {
+  amountCents: bigint;
+  paymentMethod: PayoutMethod;
+  paymentDetails: string;
+  phoneNumber: string;
+}
+
+/**
+ * Records a payout request and moves its amount from the wallet to `payout:hold:{id}` in the
+ * same transaction (DESIGN §5). The ledger locks the wallet while it checks the balance, so
+ * concurrent requests are serialised and together can never hold more than the balance; a
+ * refused hold rolls the row back with it.
+ */
+export async function requestPayout(
+  ctx: AppContext,
+  userId: number,
+  request: PayoutRequest,
+): Promise<{ payout: Payout; balanceCents: bigint }> {
+  try {
+    return await inTransaction(ctx.db, async (uow) => {
+      const [payout] = await uow.tx
+        .insert(payouts)
+        .values({ userId, ...request, status: 'pending', createdAt: ctx.clock() })
+        .returning();
+      if (!payout) throw new Error('insert returned no payout');
+      const result = await ctx.ledger.post(uow, {
+        idempotencyKey: `payout:hold:${payout.id}`,
+        kind: 'payout_hold',
+        reference: { type: 'payout', id: payout.id },
+        actorUserId: userId,
+        entries: [
+          { account: userWallet(userId), direction: 'debit', amountCents: request.amountCents },
+          { account: payoutHold(payout.id), direction: 'credit', amountCents: request.amountCents },
+        ],
+      });
+      const balanceCents = result.balancesAfter.get(userWallet(userId));
+      if (balanceCents === undefined) throw new Error('the hold did not touch the wallet');
+      return { payout, balanceCents };
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'INSUFFICIENT_BALANCE') {
+      throw new AppError('INSUFFICIENT_BALANCE', PAYOUT_MESSAGES.insufficientBalance, {
+        fields: { amount: PAYOUT_MESSAGES.insufficientBalance },
+      });
+    }
+    throw error;
+  }
+}
+
+export type PayoutDecision =
+  | { outcome: 'complete'; adminId: number; note?: string | undefined }
+  | { outcome: 'fail'; adminId: number; reason: string };
+
+async function lockPending(uow: UnitOfWork, payoutId: number): Promise<Payout> {
+  const payout = await lockPayout(uow.tx, payoutId);
+  if (!payout) throw new AppError('NOT_FOUND', PAYOUT_MESSAGES.notFound);
+  if (payout.status !== 'pending') {
+    throw new AppError(
+      'PAYOUT_NOT_PENDING',
+      payout.status === 'completed'
+        ? PAYOUT_MESSAGES.alreadyCompleted
+        : PAYOUT_MESSAGES.alreadyFailed,
+    );
+  }
+  return payout;
+}
+
+/**
+ * Decides a pending payout that the caller has locked: completing sends the hold out to
+ * `external:crypto`, failing returns it to the wallet. Each has its own idempotency key, and the
+ * row lock plus the status check let only one decision ever happen.
+ */
+export async function applyPayoutDecision(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  payout: Payout,
+  decision: PayoutDecision,
+): Promise<void> {
+  const complete = decision.outcome === 'complete';
+  const hold = payoutHold(payout.id);
+  const memo = decision.outcome === 'complete' ? decision.note : decision.reason;
+  await ctx.ledger.post(uow, {
+    idempotencyKey: complete ? `payout:complete:${payout.id}` : `payout:release:${payout.id}`,
+    kind: complete ? 'payout_complete' : 'payout_release',
+    reference: { type: 'payout', id: payout.id },
+    actorUserId: decision.adminId,
+    ...(memo ? { memo } : {}),
+    entries: [
+      { account: hold, direction: 'debit', amountCents: payout.amountCents },
+      {
+        account: complete ? EXTERNAL_CRYPTO : userWallet(payout.userId),
+        direction: 'credit',
+        amountCents: payout.amountCents,
+      },
+    ],
+  });
+  const now = ctx.clock();
+  await uow.tx
+    .update(payouts)
+    .set(
+      complete
+        ? { status: 'completed', completedAt: now, decidedBy: decision.adminId, decidedAt: now }
+        : {
+            status: 'failed',
+            failureReason: decision.reason,
+            decidedBy: decision.adminId,
+            decidedAt: now,
+          },
+    )
+    .where(eq(payouts.id, payout.id));
+}
+
+async function decisionMail(uow: UnitOfWork, payout: Payout, decision: PayoutDecision) {
+  const [owner] = await uow.tx
+    .select({ username: users.username, email: users.email })
+    .from(users)
+    .where(eq(users.id, payout.userId))
+    .limit(1);
+  if (!owner?.email) return;
+  const amount = formatCents(payout.amountCents);
+  await enqueueMail(uow.tx, [
+    {
+      dedupeKey: `payout-${decision.outcome}:${payout.id}`,
+      recipient: owner.email,
+      subject:
+        decision.outcome === 'complete'
+          ? `Your payout of ${amount} has been sent`
+          : `Your payout of ${amount} could not be completed`,
+      body:
+        decision.outcome === 'complete'
+          ? `Hi ${owner.username}, your payout #${payout.id} of ${amount} has been sent to ` +
+            `${payout.paymentDetails}.`
+          : `Hi ${owner.username}, your payout #${payout.id} of ${amount} could not be completed ` +
+            `(${decision.reason}). The amount is back in your balance.`,
+      metadata: { payoutId: payout.id, userId: payout.userId },
+    },
+  ]);
+}
+
+/** An admin completes or fails a pending payout; the audit entry and the mail commit with it. */
+export async function decidePayout(
+  ctx: AppContext,
+  payoutId: number,
+  decision: PayoutDecision,
+): Promise<void> {
+  await inTransaction(ctx.db, async (uow) => {
+    const payout = await lockPending(uow, payoutId);
+    await applyPayoutDecision(ctx, uow, payout, decision);
+    await recordAudit(uow.tx, {
+      actorUserId: decision.adminId,
+      action: decision.outcome === 'complete' ? 'payout.complete' : 'payout.fail',
+      target: { type: 'payout', id: payout.id },
+      details: {
+        userId: payout.userId,
+        amountCents: payout.amountCents.toString(),
+        paymentMethod: payout.paymentMethod,
+      },
+      reason: decision.outcome === 'complete' ? decision.note : decision.reason,
+    });
+    await decisionMail(uow, payout, decision);
+  });
+}

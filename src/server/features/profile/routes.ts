@@ -1,0 +1,105 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { publicUserSchema } from '#shared/contracts/auth.ts';
+import { errorBodySchema } from '#shared/contracts/errors.ts';
+import {
+  LICENSE_FIELD,
+  PROFILE_MESSAGES,
+  profileConfigSchema,
+  updateEmailBodySchema,
+  uploadLicenseResponseSchema,
+  verificationStatusSchema,
+  type VerificationStatus,
+} from '#shared/contracts/profile.ts';
+import type { AppContext } from '../../context.ts';
+import { users } from '../../db/schema/users.ts';
+import { DOCUMENT_TYPES } from '../../lib/file-type.ts';
+import { requireUser } from '../../plugins/access.ts';
+import { getUserBalanceCents } from '../ledger/balances.ts';
+import { receiveUpload } from '../uploads/service.ts';
+import type { FileStore } from '../uploads/store.ts';
+import { toPublicUser } from '../users/public-user.ts';
+import { findLatestVerification, submitLicense } from './verification.ts';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+
+/** The player's own account (SPEC §2 Profile): e-mail, driver's licence, verification status. */
+export const profileRoutes =
+  (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/profile/config',
+      {
+        config: { access: 'user' },
+        schema: { response: { 200: profileConfigSchema, ...errors } },
+      },
+      async () => ({ freeSiteUrl: ctx.env.FREE_SITE_URL ?? null }),
+    );
+
+    app.post(
+      '/api/user/update-email',
+      {
+        config: { access: 'user' },
+        schema: { body: updateEmailBodySchema, response: { 200: publicUserSchema, ...errors } },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        const [updated] = await ctx.db
+          .update(users)
+          .set({ email: request.body.email })
+          .where(eq(users.id, user.id))
+          .returning();
+        if (!updated) throw new Error(`signed-in user ${user.id} has no row`);
+        return toPublicUser(updated, await getUserBalanceCents(ctx.db, user.id));
+      },
+    );
+
+    app.post(
+      '/api/user/upload-license',
+      {
+        config: { access: 'user' },
+        schema: {
+          response: {
+            201: uploadLicenseResponseSchema,
+            ...errors,
+            413: errorBodySchema,
+            415: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const user = requireUser(request);
+        // The file is checked by its bytes, stored under a server-made name and readable by
+        // admins only (GET /api/uploads/:id refuses licences to everyone else, owner included).
+        const upload = await receiveUpload(ctx.db, store, request, {
+          field: LICENSE_FIELD,
+          allowed: DOCUMENT_TYPES,
+          purpose: 'license',
+          ownerId: user.id,
+        });
+        const verification = await submitLicense(ctx.db, user.id, upload.id, ctx.clock());
+        request.log.info({ userId: user.id, verificationId: verification.id }, 'licence uploaded');
+        return reply
+          .code(201)
+          .send({ message: PROFILE_MESSAGES.licenseUploaded, status: verification.status });
+      },
+    );
+
+    app.get(
+      '/api/user/verification',
+      {
+        config: { access: 'user' },
+        schema: { response: { 200: verificationStatusSchema, ...errors } },
+      },
+      async (request): Promise<VerificationStatus> => {
+        const latest = await findLatestVerification(ctx.db, requireUser(request).id);
+        if (!latest) return { status: 'none', note: null, submittedAt: null, reviewedAt: null };
+        return {
+          status: latest.status,
+          note: latest.note,
+          submittedAt: latest.createdAt.toISOString(),
+          reviewedAt: latest.reviewedAt?.toISOString() ?? null,
+        };
+      },
+    );
+  };

@@ -1,0 +1,18 @@
+import type { PublicUser } from '#shared/contracts/auth.ts';
+import { centsToDollarNumber, type Cents } from '#shared/money.ts';
+import type { User } from '../../db/schema/users.ts';
+
+/** The API's view of a user (SPEC §3): never the password hash. */
+export function toPublicUser(user: User, balanceCents: Cents): PublicUser {
+  return {
+    id: user.id,
+    username: user.username,
+    balance: centsToDollarNumber(balanceCents),
+    avatarUrl: user.avatarUrl,
+    isOver18: user.isOver18,
+    isAdmin: user.isAdmin,
+    phoneNumber: user.phoneNumber,
+    email: user.email,
+    createdAt: user.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,278 @@
+import type { AddressInfo } from 'node:net';
+import { io as connectClient, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VOICE_REFUSALS } from '#shared/contracts/voice.ts';
+import { createPostgresBus } from '#server/lib/event-bus.ts';
+import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
+import { fund } from '#tests/helpers/money.ts';
+import { createTestApp, signUp, type TestApp } from '#tests/helpers/test-app.ts';
+
+type Player = Awaited<ReturnType<typeof signUp>>;
+
+let t: TestApp;
+let url: string;
+const sockets: Socket[] = [];
+
+async function listen(app: TestApp['app']): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+function open(
+  baseUrl: string,
+  options: { player?: Player; challengeId: number; userId: number; origin?: string },
+): Socket {
+  const extraHeaders: Record<string, string> = {};
+  if (options.player) extraHeaders.cookie = `sid=${options.player.agent.sessionCookie}`;
+  if (options.origin) extraHeaders.origin = options.origin;
+  const socket = connectClient(baseUrl, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    query: { challengeId: String(options.challengeId), userId: String(options.userId) },
+    extraHeaders,
+    reconnection: false,
+    forceNew: true,
+  });
+  sockets.push(socket);
+  return socket;
+}
+
+function connected(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (error) => reject(error));
+  });
+}
+
+function refusal(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => reject(new Error('connected but should have been refused')));
+    socket.once('connect_error', (error) => resolve(error.message));
+  });
+}
+
+function next<T>(socket: Socket, event: string): Promise<T> {
+  return new Promise((resolve) => socket.once(event, (payload: T) => resolve(payload)));
+}
+
+async function acceptedChallenge(app: TestApp['app'], database: TestApp['database']) {
+  const creator = await signUp(app);
+  const acceptor = await signUp(app);
+  await fund(database, creator.user.id, 1000n);
+  await fund(database, acceptor.user.id, 1000n);
+  const { id } = (
+    await creator.agent.post('/api/challenges', {
+      game: 'Tekken 8',
+      amount: 5,
+      gamerTag: 'Fist',
+      phoneNumber: '5550106000',
+      console: 'PlayStation',
+    })
+  ).json();
+  await acceptor.agent.post(`/api/challenges/${id}/accept`);
+  return { creator, acceptor, id: id as number };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await listen(t.app);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await t.close();
+});
+
+describe('voice signalling admission', () => {
+  it('refuses no session, a forged userId, a non-participant and a foreign origin', async () => {
+    const { creator, id } = await acceptedChallenge(t.app, t.database);
+    const outsider = await signUp(t.app);
+    expect(await refusal(open(url, { challengeId: id, userId: creator.user.id }))).toBe(
+      VOICE_REFUSALS.session,
+    );
+    expect(
+      await refusal(open(url, { player: outsider, challengeId: id, userId: creator.user.id })),
+    ).toBe(VOICE_REFUSALS.wrongUser);
+    expect(
+      await refusal(open(url, { player: outsider, challengeId: id, userId: outsider.user.id })),
+    ).toBe(VOICE_REFUSALS.notParticipant);
+    expect(
+      await refusal(
+        open(url, {
+          player: creator,
+          challengeId: id,
+          userId: creator.user.id,
+          origin: 'https://evil.example',
+        }),
+      ),
+    ).toBe(VOICE_REFUSALS.origin);
+    expect(
+      await refusal(open(url, { player: creator, challengeId: 999_999, userId: creator.user.id })),
+    ).toBe(VOICE_REFUSALS.notParticipant);
+  });
+
+  it('refuses an open and a completed challenge', async () => {
+    const creator = await signUp(t.app);
+    await fund(t.database, creator.user.id, 500n);
+    const { id: openId } = (
+      await creator.agent.post('/api/challenges', {
+        game: 'Chess',
+        amount: 1,
+        gamerTag: 'Pawn',
+        phoneNumber: '5550106001',
+        console: 'PC',
+      })
+    ).json();
+    expect(
+      await refusal(open(url, { player: creator, challengeId: openId, userId: creator.user.id })),
+    ).toBe(VOICE_REFUSALS.notAccepted);
+
+    const done = await acceptedChallenge(t.app, t.database);
+    await done.creator.agent.post(`/api/challenges/${done.id}/submit`, {
+      creatorScore: 1,
+      acceptorScore: 0,
+      screenshot: 'https://example.com/s.png',
+    });
+    expect(
+      await refusal(
+        open(url, { player: done.creator, challengeId: done.id, userId: done.creator.user.id }),
+      ),
+    ).toBe(VOICE_REFUSALS.notAccepted);
+  });
+});
+
+describe('voice signalling relay', () => {
+  it('announces each player to the other and relays signals only to the other player', async () => {
+    const { creator, acceptor, id } = await acceptedChallenge(t.app, t.database);
+    const other = await acceptedChallenge(t.app, t.database);
+
+    const a = open(url, { player: creator, challengeId: id, userId: creator.user.id });
+    await connected(a);
+    const joinedA = next<number>(a, 'user-joined');
+    const b = open(url, { player: acceptor, challengeId: id, userId: acceptor.user.id });
+    const joinedB = next<number>(b, 'user-joined');
+    await connected(b);
+    expect(await joinedA).toBe(acceptor.user.id);
+    expect(await joinedB).toBe(creator.user.id);
+
+    const bystander = open(url, {
+      player: other.creator,
+      challengeId: other.id,
+      userId: other.creator.user.id,
+    });
+    await connected(bystander);
+    const overheard: unknown[] = [];
+    bystander.on('signal', (payload) => overheard.push(payload));
+    const echoed: unknown[] = [];
+    a.on('signal', (payload) => echoed.push(payload));
+
+    const received = next<{ userId: number; signal: unknown }>(b, 'signal');
+    a.emit('signal', { userId: creator.user.id, signal: { type: 'offer', sdp: 'v=0' } });
+    expect(await received).toEqual({
+      userId: creator.user.id,
+      signal: { type: 'offer', sdp: 'v=0' },
+    });
+
+    // A signal claiming to be from someone else, or too large, is dropped.
+    b.emit('signal', { userId: creator.user.id, signal: { type: 'answer' } });
+    b.emit('signal', { userId: acceptor.user.id, signal: { blob: 'x'.repeat(20_000) } });
+    const answer = next<{ userId: number; signal: unknown }>(a, 'signal');
+    b.emit('signal', { userId: acceptor.user.id, signal: { type: 'answer', sdp: 'v=0' } });
+    expect(await answer).toEqual({
+      userId: acceptor.user.id,
+      signal: { type: 'answer', sdp: 'v=0' },
+    });
+    expect(echoed).toHaveLength(1);
+    expect(overheard).toEqual([]);
+
+    const left = next<number>(a, 'user-left');
+    b.disconnect();
+    expect(await left).toBe(acceptor.user.id);
+  });
+
+  it('disconnects the players when the challenge is completed', async () => {
+    const { creator, acceptor, id } = await acceptedChallenge(t.app, t.database);
+    const a = open(url, { player: creator, challengeId: id, userId: creator.user.id });
+    await connected(a);
+    const dropped = next<string>(a, 'disconnect');
+    await acceptor.agent.post(`/api/challenges/${id}/submit`, {
+      creatorScore: 0,
+      acceptorScore: 1,
+      screenshot: 'https://example.com/s.png',
+    });
+    expect(await dropped).toBe('io server disconnect');
+  });
+
+  it('disconnects a socket whose session logs out', async () => {
+    const { creator, id } = await acceptedChallenge(t.app, t.database);
+    const a = open(url, { player: creator, challengeId: id, userId: creator.user.id });
+    await connected(a);
+    const dropped = next<string>(a, 'disconnect');
+    await creator.agent.post('/api/logout');
+    expect(await dropped).toBe('io server disconnect');
+  });
+
+  it('disconnects a socket that floods signals', async () => {
+    const { creator, acceptor, id } = await acceptedChallenge(t.app, t.database);
+    const a = open(url, { player: creator, challengeId: id, userId: creator.user.id });
+    await connected(a);
+    const b = open(url, { player: acceptor, challengeId: id, userId: acceptor.user.id });
+    await connected(b);
+    const dropped = next<string>(a, 'disconnect');
+    for (let i = 0; i < 150; i += 1) a.emit('signal', { userId: creator.user.id, signal: { i } });
+    expect(await dropped).toBe('io server disconnect');
+  });
+});
+
+describe.runIf(onPostgres)('voice signalling across instances', () => {
+  it('relays between two instances on one PostgreSQL', async () => {
+    const database = await openTestDatabase();
+    const quiet = { warn: () => {}, error: () => {} };
+    const busA = await createPostgresBus(database.pool!, quiet);
+    const busB = await createPostgresBus(database.pool!, quiet);
+    const a = await createTestApp({ database, bus: busA });
+    const b = await createTestApp({ database, bus: busB });
+    try {
+      const urlA = await listen(a.app);
+      const urlB = await listen(b.app);
+      const { creator, acceptor, id } = await acceptedChallenge(a.app, database);
+      const onA = open(urlA, { player: creator, challengeId: id, userId: creator.user.id });
+      await connected(onA);
+      const joined = next<number>(onA, 'user-joined');
+      const onB = open(urlB, { player: acceptor, challengeId: id, userId: acceptor.user.id });
+      await connected(onB);
+      expect(await joined).toBe(acceptor.user.id);
+      const received = next<{ userId: number }>(onA, 'signal');
+      onB.emit('signal', { userId: acceptor.user.id, signal: { type: 'answer' } });
+      expect(await received).toEqual({ userId: acceptor.user.id, signal: { type: 'answer' } });
+      onA.disconnect();
+      onB.disconnect();
+    } finally {
+      await a.close();
+      await b.close();
+      await busA.close();
+      await busB.close();
+      await database.close();
+    }
+  });
+});
+
+describe.runIf(onPostgres)('voice signalling shutdown', () => {
+  it('closes while the adapter is still opening its connection, every time', async () => {
+    const database = await openTestDatabase();
+    try {
+      // The adapter starts opening its LISTEN connection in the background when the app is
+      // built; closing at once lands in the middle of that every time.
+      for (let round = 0; round < 10; round += 1) {
+        const t = await createTestApp({ database });
+        await t.close();
+      }
+      // Nothing of the ten apps is left connected: only the test's own pool remains.
+      const { rows } = await database.pool!.query<{ count: number }>(
+        'select count(*)::int as count from pg_stat_activity where datname = current_database()',
+      );
+      expect(rows[0]!.count).toBe(database.pool!.totalCount);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,175 @@
+import { EventEmitter } from 'node:events';
+import type pg from 'pg';
+
+/**
+ * What one part of the server tells the others after a commit. Events cross instances when the
+ * bus is PostgreSQL-backed, so they are plain JSON: money travels as a decimal string of cents.
+ */
+export type AppEvent =
+  | { type: 'balance'; userId: number; balanceCents: string }
+  /** A challenge changed; `audience` is who may see it: everyone, or its players. */
+  | { type: 'challenge'; challengeId: number; status: string; audience: 'all' | number[] }
+  /** Every session of the user ended (deletion, admin action): close all their sockets. */
+  | { type: 'sessions-revoked'; userId: number }
+  /** One session ended (logout): close the sockets opened with it. */
+  | { type: 'session-revoked'; tokenHash: string };
+
+export type EventHandler = (event: AppEvent) => void;
+
+export interface EventBus {
+  publish(event: AppEvent): Promise<void>;
+  subscribe(handler: EventHandler): () => void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'app_events';
+// PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
+const PAYLOAD_BYTES_MAX = 7900;
+
+/** Serialized events as JSON arrays, each small enough for one NOTIFY. */
+function batches(events: string[]): string[] {
+  const payloads: string[] = [];
+  let current: string[] = [];
+  let bytes = 2;
+  for (const event of events) {
+    const size = Buffer.byteLength(event) + 1;
+    if (current.length > 0 && bytes + size > PAYLOAD_BYTES_MAX) {
+      payloads.push(`[${current.join(',')}]`);
+      current = [];
+      bytes = 2;
+    }
+    current.push(event);
+    bytes += size;
+  }
+  if (current.length > 0) payloads.push(`[${current.join(',')}]`);
+  return payloads;
+}
+
+class LocalDispatcher {
+  private readonly emitter = new EventEmitter();
+  constructor() {
+    // One listener per socket server and per test: not a leak.
+    this.emitter.setMaxListeners(0);
+  }
+  dispatch(event: AppEvent): void {
+    this.emitter.emit(CHANNEL, event);
+  }
+  subscribe(handler: EventHandler): () => void {
+    this.emitter.on(CHANNEL, handler);
+    return () => this.emitter.off(CHANNEL, handler);
+  }
+}
+
+/** The default: one process, events delivered synchronously to this process's subscribers. */
+export function createLocalBus(): EventBus {
+  const dispatcher = new LocalDispatcher();
+  return {
+    publish: async (event) => dispatcher.dispatch(event),
+    subscribe: (handler) => dispatcher.subscribe(handler),
+    close: async () => {},
+  };
+}
+
+interface BusLogger {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/**
+ * Events through PostgreSQL LISTEN/NOTIFY, so that every instance sharing the database hears
+ * every event, its own included (it is delivered back through its own listening connection).
+ * The listening connection is re-opened after a failure; events sent while it was down are lost,
+ * which only delays a live update: balances and lists are always read from the database.
+ */
+export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promise<EventBus> {
+  const dispatcher = new LocalDispatcher();
+  let closed = false;
+  let listener: pg.PoolClient | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const connect = async (): Promise<void> => {
+    const client = await pool.connect();
+    client.on('notification', (message) => {
+      if (message.channel !== CHANNEL || !message.payload) return;
+      try {
+        const events = JSON.parse(message.payload) as AppEvent | AppEvent[];
+        for (const event of Array.isArray(events) ? events : [events]) dispatcher.dispatch(event);
+      } catch (error) {
+        logger.warn({ err: error }, 'unreadable event on the bus');
+      }
+    });
+    client.on('error', (error) => {
+      // A connection already given back (closed, or replaced after an earlier failure) is no
+      // longer ours to release.
+      if (listener !== client) return;
+      logger.error({ err: error }, 'event bus connection failed; reconnecting');
+      listener = undefined;
+      client.release(true);
+      scheduleReconnect(1000);
+    });
+    listener = client;
+    try {
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      if (listener === client) {
+        listener = undefined;
+        client.release(true);
+      }
+      throw error;
+    }
+  };
+
+  const scheduleReconnect = (delayMs: number): void => {
+    if (closed || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      connect().catch((error: unknown) => {
+        logger.error({ err: error }, 'event bus reconnect failed');
+        scheduleReconnect(Math.min(delayMs * 2, 30_000));
+      });
+    }, delayMs);
+    retryTimer.unref();
+  };
+
+  await connect();
+
+  // Events published while a NOTIFY is on its way wait and leave together in the next one: under
+  // load, one statement carries the events of many transactions (one NOTIFY per event cost a
+  // round trip and a commit each); when idle, an event leaves at once.
+  let queued: string[] = [];
+  let next: Promise<void> | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+  const flush = async (): Promise<void> => {
+    const events = queued;
+    queued = [];
+    next = undefined;
+    for (const payload of batches(events)) {
+      await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+    }
+  };
+
+  return {
+    publish: (event) => {
+      queued.push(JSON.stringify(event));
+      if (!next) {
+        next = inFlight.then(flush, flush);
+        inFlight = next;
+      }
+      return next;
+    },
+    subscribe: (handler) => dispatcher.subscribe(handler),
+    close: async () => {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      // Events already published still leave before the pool closes.
+      await inFlight.catch(() => undefined);
+      if (listener) {
+        const client = listener;
+        listener = undefined;
+        // Closed rather than returned to the pool: its listeners must not ride along with the
+        // connection into someone else's queries.
+        client.release(true);
+      }
+    },
+  };
+}

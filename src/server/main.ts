@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import pino from 'pino';
+import { buildApp, loggerOptions } from './app.ts';
+import { openDatabase } from './db/client.ts';
+import { runMigrations } from './db/migrate.ts';
+import { EnvError, parseEnv, type Env } from './env.ts';
+import { smtpTransport, startMailWorker } from './features/mail/worker.ts';
+import { ensureAdmin } from './features/users/admin-bootstrap.ts';
+import { createLocalBus, createPostgresBus } from './lib/event-bus.ts';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+// Pending payments are asked about at most this often (reconcile.ts sets how long each waits).
+const PAYMENT_RECONCILE_INTERVAL_MS = 30_000;
+
+function readEnv(): Env {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return parseEnv(process.env);
+  } catch (error) {
+    if (error instanceof EnvError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const env = readEnv();
+  const log = pino(loggerOptions(env) as pino.LoggerOptions);
+
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    onIdleError: (error) => log.warn({ err: error }, 'an idle database connection failed'),
+  });
+  if (database.kind === 'pglite') {
+    log.info(
+      { dataDir: env.DATA_DIR },
+      'DATABASE_URL is not set: using the embedded database (one server only; use PostgreSQL for production money)',
+    );
+  }
+  await runMigrations(database);
+
+  if (env.ADMIN_USERNAME && env.ADMIN_PASSWORD) {
+    const outcome = await ensureAdmin(database.db, env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
+    log.info({ username: env.ADMIN_USERNAME, outcome }, 'first admin checked');
+  }
+
+  const bus = database.pool ? await createPostgresBus(database.pool, log) : createLocalBus();
+  const app = await buildApp({
+    env,
+    database,
+    bus,
+    logger: loggerOptions(env),
+    reconcilePaymentsEveryMs: PAYMENT_RECONCILE_INTERVAL_MS,
+  });
+
+  const stopMailWorker = env.SMTP_URL
+    ? startMailWorker(database.db, smtpTransport(env.SMTP_URL, env.MAIL_FROM), app.log)
+    : undefined;
+  if (!stopMailWorker) app.log.info('SMTP_URL is not set: mail stays in the outbox table, unsent');
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await app.close();
+      await stopMailWorker?.();
+      await bus.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', (signal) => void stop(signal));
+  process.once('SIGINT', (signal) => void stop(signal));
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/client.ts';
+import type { User } from '../db/schema/users.ts';
+import { AppError } from '../errors.ts';
+import { findSessionUser, SESSION_COOKIE, type SessionPolicy } from '../features/auth/sessions.ts';
+
+/** Who may call a route. Every API route must say it: the route table is the permission map. */
+export type Access = 'public' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    currentUser: User | null;
+    sessionTokenHash: string | null;
+  }
+}
+
+export const UNAUTHENTICATED_MESSAGE = 'Unauthorized: please log in';
+export const ADMIN_REQUIRED_MESSAGE = 'Admin privileges required';
+
+/** The signed-in user of a route declared `user` or `admin`; the access hook guarantees it. */
+export function requireUser(request: FastifyRequest): User {
+  if (!request.currentUser) throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+  return request.currentUser;
+}
+
+export interface AccessOptions {
+  db: Database;
+  policy: SessionPolicy;
+  clock: () => Date;
+}
+
+export const accessControl = fp(
+  async (app: FastifyInstance, options: AccessOptions) => {
+    app.decorateRequest('currentUser', null);
+    app.decorateRequest('sessionTokenHash', null);
+
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith('/api/') && route.config?.access === undefined) {
+        throw new Error(`Route ${route.method} ${route.url} does not declare config.access`);
+      }
+    });
+
+    // onRequest, not preHandler: an anonymous caller is refused before its body is even read.
+    app.addHook('onRequest', async (request: FastifyRequest) => {
+      const access = request.routeOptions.config.access;
+      if (access === undefined || access === 'public') return;
+      const token = request.cookies[SESSION_COOKIE];
+      const found = token
+        ? await findSessionUser(options.db, token, options.policy, options.clock())
+        : null;
+      if (!found) throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+      request.currentUser = found.user;
+      request.sessionTokenHash = found.tokenHash;
+      if (access === 'admin' && !found.user.isAdmin) {
+        throw new AppError('FORBIDDEN', ADMIN_REQUIRED_MESSAGE);
+      }
+    });
+  },
+  { name: 'access-control', dependencies: ['@fastify/cookie'] },
+);

@@ -1,0 +1,358 @@
+import type { InjectOptions } from 'fastify';
+import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
+import { registration } from '#tests/helpers/test-app.ts';
+import {
+  CHALLENGE_BODY,
+  licenseUpload,
+  PASSWORD,
+  PAYOUT_BODY,
+  screenshotUpload,
+  type Role,
+  type World,
+} from './world.ts';
+
+/**
+ * The permission matrix's specification (issue 9): for every route of the server, a realistic
+ * request (real ids of resources `player` owns) and the status each role must get. The bad-input
+ * test reuses the first request of each route as its valid starting point.
+ */
+export type Statuses = Record<Role, number>;
+
+export interface RouteCase {
+  /** What the request targets, when a route has several interesting targets. */
+  target?: string;
+  request: (world: World) => Promise<InjectOptions> | InjectOptions;
+  expect: Statuses;
+}
+
+const everyone = (status: number): Statuses => ({
+  anonymous: status,
+  player: status,
+  opponent: status,
+  outsider: status,
+  admin: status,
+  deleted: status,
+});
+
+/** Any signed-in, not deleted, account. */
+const signedIn = (status: number): Statuses => ({
+  ...everyone(status),
+  anonymous: 401,
+  deleted: 401,
+});
+
+const adminOnly = (status: number): Statuses => ({
+  anonymous: 401,
+  player: 403,
+  opponent: 403,
+  outsider: 403,
+  admin: status,
+  deleted: 401,
+});
+
+/** `player` owns the target; everyone else signed in is told it does not exist. */
+const ownerOnly = (status: number, others = 404): Statuses => ({
+  anonymous: 401,
+  player: status,
+  opponent: others,
+  outsider: others,
+  admin: others,
+  deleted: 401,
+});
+
+const get = (url: string): InjectOptions => ({ method: 'GET', url });
+const post = (url: string, payload?: object): InjectOptions => ({
+  method: 'POST',
+  url,
+  ...(payload ? { payload } : {}),
+});
+
+export const ROUTE_CASES: Record<string, RouteCase[]> = {
+  'GET /metrics': [{ request: () => get('/metrics'), expect: everyone(404) }],
+  'GET /api/health': [{ request: () => get('/api/health'), expect: everyone(200) }],
+  'GET /api/ready': [{ request: () => get('/api/ready'), expect: everyone(200) }],
+  'GET /ws': [{ request: () => get('/ws'), expect: signedIn(101) }],
+
+  // Accounts
+  'GET /api/user': [{ request: () => get('/api/user'), expect: signedIn(200) }],
+  'POST /api/register': [
+    { request: () => post('/api/register', registration()), expect: everyone(201) },
+  ],
+  'POST /api/login': [
+    {
+      request: (w) =>
+        post('/api/login', { username: w.actor('player').username, password: PASSWORD }),
+      expect: everyone(200),
+    },
+  ],
+  'POST /api/logout': [{ request: () => post('/api/logout'), expect: everyone(204) }],
+  'GET /api/transactions': [{ request: () => get('/api/transactions'), expect: signedIn(200) }],
+  'GET /api/profile/config': [{ request: () => get('/api/profile/config'), expect: signedIn(200) }],
+  'POST /api/user/update-email': [
+    {
+      request: () => post('/api/user/update-email', { email: 'new@example.com' }),
+      expect: signedIn(200),
+    },
+  ],
+  'POST /api/user/upload-license': [
+    {
+      request: () => ({ method: 'POST', url: '/api/user/upload-license', ...licenseUpload() }),
+      expect: signedIn(201),
+    },
+  ],
+  'GET /api/user/verification': [
+    { request: () => get('/api/user/verification'), expect: signedIn(200) },
+  ],
+  'GET /api/voice/config': [{ request: () => get('/api/voice/config'), expect: signedIn(200) }],
+
+  // Challenges
+  'GET /api/challenges': [{ request: () => get('/api/challenges'), expect: signedIn(200) }],
+  'GET /api/challenges/counts': [
+    { request: () => get('/api/challenges/counts'), expect: signedIn(200) },
+  ],
+  'GET /api/challenges/:id': [
+    {
+      target: 'an accepted challenge (contact details are hidden, not the challenge)',
+      request: async (w) => get(`/api/challenges/${await w.acceptedChallenge()}`),
+      expect: signedIn(200),
+    },
+  ],
+  'POST /api/challenges': [
+    { request: () => post('/api/challenges', CHALLENGE_BODY), expect: signedIn(201) },
+  ],
+  'POST /api/challenges/:id/accept': [
+    {
+      target: "player's open challenge",
+      request: async (w) => post(`/api/challenges/${await w.openChallenge()}/accept`),
+      expect: { ...signedIn(200), player: 400 },
+    },
+  ],
+  'POST /api/challenges/:id/cancel': [
+    {
+      target: "player's open challenge",
+      request: async (w) => post(`/api/challenges/${await w.openChallenge()}/cancel`),
+      expect: { ...signedIn(403), player: 200 },
+    },
+  ],
+  'POST /api/challenges/:id/submit': [
+    {
+      target: 'the accepted challenge of player and opponent',
+      request: async (w) =>
+        post(`/api/challenges/${await w.acceptedChallenge()}/submit`, {
+          creatorScore: 1,
+          acceptorScore: 2,
+          screenshot: 'https://example.com/shot.png',
+        }),
+      expect: { ...signedIn(403), player: 200, opponent: 200 },
+    },
+  ],
+  'POST /api/challenges/:id/dispute': [
+    {
+      target: 'a result player submitted',
+      request: async (w) =>
+        post(`/api/challenges/${await w.completedChallenge()}/dispute`, {
+          reason: 'That is not the score',
+        }),
+      expect: { ...signedIn(403), opponent: 200 },
+    },
+  ],
+  'POST /api/challenges/:id/upload-screenshot': [
+    {
+      target: 'the accepted challenge of player and opponent',
+      request: async (w) => ({
+        method: 'POST',
+        url: `/api/challenges/${await w.acceptedChallenge()}/upload-screenshot`,
+        ...screenshotUpload(),
+      }),
+      expect: { ...signedIn(403), player: 201, opponent: 201 },
+    },
+  ],
+  'GET /api/uploads/:id': [
+    {
+      target: "player's match screenshot",
+      request: async (w) => get(`/api/uploads/${await w.screenshot()}`),
+      expect: { ...signedIn(200), outsider: 404 },
+    },
+    {
+      target: "player's driver's licence (admins only, its owner included)",
+      request: async (w) => get(`/api/uploads/${(await w.license()).uploadId}`),
+      expect: { ...signedIn(404), admin: 200 },
+    },
+  ],
+
+  // Payments (sandbox)
+  'GET /api/payments/config': [
+    { request: () => get('/api/payments/config'), expect: signedIn(200) },
+  ],
+  'POST /api/create-payment-intent': [
+    { request: () => post('/api/create-payment-intent', { amount: 20 }), expect: signedIn(200) },
+  ],
+  'POST /api/confirm-payment': [
+    {
+      target: "player's paid card deposit",
+      request: async (w) =>
+        post('/api/confirm-payment', { paymentIntentId: await w.paidCardIntent(), amount: 20 }),
+      expect: ownerOnly(200),
+    },
+  ],
+  'GET /api/crypto-status': [{ request: () => get('/api/crypto-status'), expect: signedIn(200) }],
+  'POST /api/create-crypto-payment': [
+    { request: () => post('/api/create-crypto-payment', { amount: 20 }), expect: signedIn(200) },
+  ],
+  'GET /api/check-crypto-payment/:paymentId': [
+    {
+      target: "player's crypto deposit",
+      request: async (w) => get(`/api/check-crypto-payment/${await w.cryptoPayment()}`),
+      expect: ownerOnly(200),
+    },
+  ],
+  'POST /api/crypto-deposit-notification': [
+    {
+      request: () => post('/api/crypto-deposit-notification', { amount: 20, currency: 'btc' }),
+      expect: signedIn(201),
+    },
+  ],
+  'POST /api/sandbox/card/confirm': [
+    {
+      target: "player's unpaid card deposit",
+      request: async (w) =>
+        post('/api/sandbox/card/confirm', {
+          clientSecret: (await w.unpaidCardIntent()).clientSecret,
+          cardNumber: SANDBOX_TEST_CARDS.success,
+        }),
+      expect: ownerOnly(200),
+    },
+  ],
+  'GET /api/sandbox/crypto/:paymentId': [
+    {
+      target: "player's crypto deposit",
+      request: async (w) => get(`/api/sandbox/crypto/${await w.cryptoPayment()}`),
+      expect: ownerOnly(200),
+    },
+  ],
+  'POST /api/sandbox/crypto/:paymentId/simulate': [
+    {
+      target: "player's crypto deposit",
+      request: async (w) =>
+        post(`/api/sandbox/crypto/${await w.cryptoPayment()}/simulate`, { status: 'finished' }),
+      expect: ownerOnly(200),
+    },
+  ],
+  // Only with real providers configured; a forged call is refused by its signature.
+  'POST /api/webhooks/stripe': [
+    {
+      request: () => ({
+        method: 'POST',
+        url: '/api/webhooks/stripe',
+        headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=forged' },
+        payload: '{"type":"payment_intent.succeeded"}',
+      }),
+      expect: everyone(400),
+    },
+  ],
+  'POST /api/webhooks/nowpayments': [
+    {
+      request: () => ({
+        method: 'POST',
+        url: '/api/webhooks/nowpayments',
+        headers: { 'content-type': 'application/json', 'x-nowpayments-sig': 'forged' },
+        payload: '{"payment_id":1,"payment_status":"finished"}',
+      }),
+      expect: everyone(400),
+    },
+  ],
+
+  // Payouts
+  'GET /api/payouts': [{ request: () => get('/api/payouts'), expect: signedIn(200) }],
+  'POST /api/payouts': [
+    { request: () => post('/api/payouts', PAYOUT_BODY), expect: signedIn(201) },
+  ],
+
+  // Admin
+  'GET /api/admin/users': [{ request: () => get('/api/admin/users'), expect: adminOnly(200) }],
+  'POST /api/admin/users/:id/balance': [
+    {
+      target: 'player',
+      request: (w) => post(`/api/admin/users/${w.actor('player').id}/balance`, { amount: '5' }),
+      expect: adminOnly(200),
+    },
+  ],
+  'DELETE /api/admin/users/:id': [
+    {
+      target: 'outsider',
+      request: (w) => ({ method: 'DELETE', url: `/api/admin/users/${w.actor('outsider').id}` }),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/ledger-health': [
+    { request: () => get('/api/admin/ledger-health'), expect: adminOnly(200) },
+  ],
+  'GET /api/admin/audit': [{ request: () => get('/api/admin/audit'), expect: adminOnly(200) }],
+  'GET /api/admin/challenges': [
+    { request: () => get('/api/admin/challenges'), expect: adminOnly(200) },
+  ],
+  'GET /api/admin/disputes': [
+    { request: () => get('/api/admin/disputes'), expect: adminOnly(200) },
+  ],
+  'POST /api/admin/disputes/:id/resolve': [
+    {
+      target: 'a disputed challenge of player and opponent',
+      request: async (w) =>
+        post(`/api/admin/disputes/${await w.disputedChallenge()}/resolve`, {
+          outcome: 'refund',
+          note: 'Both screenshots disagree',
+        }),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/verifications': [
+    { request: () => get('/api/admin/verifications'), expect: adminOnly(200) },
+  ],
+  'POST /api/admin/verifications/:id/approve': [
+    {
+      target: "player's pending licence",
+      request: async (w) =>
+        post(`/api/admin/verifications/${(await w.license()).verificationId}/approve`),
+      expect: adminOnly(200),
+    },
+  ],
+  'POST /api/admin/verifications/:id/reject': [
+    {
+      target: "player's pending licence",
+      request: async (w) =>
+        post(`/api/admin/verifications/${(await w.license()).verificationId}/reject`, {
+          note: 'Unreadable',
+        }),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/payouts': [{ request: () => get('/api/admin/payouts'), expect: adminOnly(200) }],
+  'POST /api/admin/payouts/:id/complete': [
+    {
+      target: "player's pending payout",
+      request: async (w) => post(`/api/admin/payouts/${await w.payout()}/complete`),
+      expect: adminOnly(200),
+    },
+  ],
+  'POST /api/admin/payouts/:id/fail': [
+    {
+      target: "player's pending payout",
+      request: async (w) =>
+        post(`/api/admin/payouts/${await w.payout()}/fail`, { reason: 'Address rejected' }),
+      expect: adminOnly(200),
+    },
+  ],
+};
+
+/**
+ * The voice socket lives beside Fastify's router (socket.io listens on the raw server), so it is
+ * not in the route table; its admission rules are checked here with the same roles.
+ */
+export const VOICE_EXPECTED: Record<Role, 'connected' | 'refused'> = {
+  anonymous: 'refused',
+  player: 'connected',
+  opponent: 'connected',
+  outsider: 'refused',
+  admin: 'refused',
+  deleted: 'refused',
+};

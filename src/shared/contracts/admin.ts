@@ -1,0 +1,192 @@
+import { z } from '../validation.ts';
+import { CHALLENGE_PAGE_MAX, challengeSchema, NOTES_MAX } from './challenges.ts';
+
+/**
+ * The admin dashboard's API beyond users and balances (those are in `wallet.ts`): completed
+ * challenges, the dispute queue, account deletion, ID verification, the audit log and the
+ * ledger's health (SPEC §2 Admin, §6; issue 6).
+ */
+export const ADMIN_MESSAGES = {
+  userNotFound: 'User not found',
+  cannotDeleteSelf: 'You cannot delete your own account',
+  userDeleted: 'User deleted',
+  outcomeInvalid: 'Please choose an outcome',
+  noteRequired: 'Please explain the decision',
+  noteMax: `Must be at most ${NOTES_MAX} characters`,
+  notDisputed: 'This challenge is not in dispute',
+  reversalNotCovered:
+    'The earlier winner no longer holds the winnings, so the payout cannot be reversed. ' +
+    'Adjust their balance first, or award the challenge to them.',
+  verificationNotFound: 'Verification not found',
+  verificationApproved: 'This verification has already been approved',
+  verificationRejected: 'This verification has already been rejected',
+  rejectionNoteRequired: 'Please tell the player why the licence was rejected',
+} as const;
+
+export const ADMIN_PAGE_MAX = CHALLENGE_PAGE_MAX;
+
+const idParams = (message: string) =>
+  z.object({
+    id: z.coerce
+      .number({ error: message })
+      .int(message)
+      .positive(message)
+      .max(2_147_483_647, message),
+  });
+
+/** `limit` rows with an id below `before`, newest first. */
+export const adminPageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(ADMIN_PAGE_MAX).default(50),
+  before: z.coerce.number().int().positive().optional(),
+});
+
+const note = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .max(NOTES_MAX, ADMIN_MESSAGES.noteMax);
+
+const optionalNote = z.string().trim().max(NOTES_MAX, ADMIN_MESSAGES.noteMax).optional();
+
+// ---- Completed challenges and disputes -------------------------------------------------------
+
+/**
+ * GET /api/admin/challenges answers `challengeSchema[]` (contracts/challenges.ts) as an admin
+ * sees it: both players with id, username, email and balance, the scores, winner, screenshot,
+ * notes, amount, prize, `deduction` (the fee), `createdAt` and `completedAt` (finalized time).
+ */
+export const adminChallengeListSchema = z.array(challengeSchema);
+
+/** A disputed challenge, and whether its stakes still wait in escrow (none paid out yet). */
+export const adminDisputeSchema = challengeSchema.extend({
+  /**
+   * true: the dispute came with the submission and no money moved. false: the result was
+   * settled first, so resolving it against the paid winner reverses that settlement.
+   */
+  stakesInEscrow: z.boolean(),
+});
+export type AdminDispute = z.infer<typeof adminDisputeSchema>;
+
+export const DISPUTE_OUTCOMES = ['creator', 'acceptor', 'refund'] as const;
+export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+
+export const disputeIdParamsSchema = idParams('Challenge not found');
+
+/** POST /api/admin/disputes/:id/resolve: award either player, or refund both stakes. */
+export const resolveDisputeBodySchema = z.strictObject({
+  outcome: z.enum(DISPUTE_OUTCOMES, { error: ADMIN_MESSAGES.outcomeInvalid }),
+  note: note(ADMIN_MESSAGES.noteRequired),
+});
+export type ResolveDisputeBody = z.input<typeof resolveDisputeBodySchema>;
+
+// ---- Users -----------------------------------------------------------------------------------
+
+/** DELETE /api/admin/users/:id: the body is optional (SPEC §7 sends none; Fastify then has null). */
+export const deleteUserBodySchema = z.strictObject({ reason: optionalNote }).nullish();
+
+export const deleteUserResponseSchema = z.object({
+  message: z.string(),
+  userId: z.number().int(),
+  /** Open challenges of theirs, cancelled with the stake refunded before the sweep. */
+  cancelledChallengeIds: z.array(z.number().int()),
+  /** Accepted challenges they played in, now in the dispute queue. */
+  disputedChallengeIds: z.array(z.number().int()),
+  /** Pending payouts, failed so the held amount returns before the sweep. */
+  failedPayoutIds: z.array(z.number().int()),
+  /** Dollars moved from their wallet to `house:unclaimed`. */
+  unclaimed: z.number(),
+});
+export type DeleteUserResponse = z.infer<typeof deleteUserResponseSchema>;
+
+// ---- ID verification -------------------------------------------------------------------------
+
+export const LICENSE_REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+export const adminVerificationSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  username: z.string(),
+  status: z.enum(LICENSE_REVIEW_STATUSES),
+  uploadId: z.string(),
+  /** The licence itself, served to admins only (`GET /api/uploads/:id`, an attachment). */
+  fileUrl: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  note: z.string().nullable(),
+  reviewedBy: z.number().int().nullable(),
+  reviewedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminVerification = z.infer<typeof adminVerificationSchema>;
+
+export const adminVerificationsQuerySchema = adminPageQuerySchema.extend({
+  status: z.enum(LICENSE_REVIEW_STATUSES).optional(),
+});
+
+export const verificationIdParamsSchema = idParams(ADMIN_MESSAGES.verificationNotFound);
+
+export const approveVerificationBodySchema = z.strictObject({ note: optionalNote }).nullish();
+export const rejectVerificationBodySchema = z.strictObject({
+  note: note(ADMIN_MESSAGES.rejectionNoteRequired),
+});
+
+// ---- Audit log -------------------------------------------------------------------------------
+
+export const AUDIT_ACTIONS = [
+  'balance.adjust',
+  'user.delete',
+  'payout.complete',
+  'payout.fail',
+  'dispute.resolve',
+  'verification.approve',
+  'verification.reject',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+const jsonSchema: z.ZodType<Json> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonSchema),
+    z.record(z.string(), jsonSchema),
+  ]),
+);
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  createdAt: z.string(),
+  actor: z.object({ id: z.number().int(), username: z.string() }),
+  action: z.enum(AUDIT_ACTIONS),
+  target: z.object({ type: z.string(), id: z.string() }),
+  /** What changed, e.g. `{ amountCents: "-500", balanceAfterCents: "1200" }`: cents as text. */
+  details: z.record(z.string(), jsonSchema),
+  reason: z.string().nullable(),
+});
+export type AuditEntryView = z.infer<typeof auditEntrySchema>;
+
+export const auditQuerySchema = adminPageQuerySchema.extend({
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  targetType: z.string().max(40).optional(),
+  targetId: z.string().max(40).optional(),
+});
+
+export const auditPageSchema = z.object({
+  items: z.array(auditEntrySchema),
+  /** Pass as `before` to get the next (older) page; null when there is none. */
+  nextBefore: z.number().int().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+// ---- Ledger health ---------------------------------------------------------------------------
+
+/** GET /api/admin/ledger-health: the money core's invariant check (DESIGN §2). */
+export const ledgerHealthSchema = z.object({
+  ok: z.boolean(),
+  problems: z.array(z.string()),
+  checkedAt: z.string(),
+});
+export type LedgerHealth = z.infer<typeof ledgerHealthSchema>;

@@ -1,0 +1,96 @@
+import { z } from '../validation.ts';
+
+/** Registration and login rules, word for word from SPEC §5. */
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 30;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 100;
+export const PHONE_MIN = 10;
+export const PHONE_MAX = 15;
+export const EMAIL_MAX = 254;
+
+export const AUTH_MESSAGES = {
+  usernameMin: 'Username must be at least 3 characters',
+  usernameMax: 'Username must be at most 30 characters',
+  usernamePattern: 'Username can only contain letters, numbers, and underscores',
+  passwordMin: 'Password must be at least 6 characters',
+  passwordMax: 'Password must be at most 100 characters',
+  phoneMin: 'Phone number must be at least 10 digits',
+  phoneMax: 'Phone number must be at most 15 digits',
+  phonePattern: 'Please enter a valid phone number',
+  email: 'Please enter a valid email address',
+  age: 'You must be at least 21 years old and in a valid location to register.',
+  usernameRequired: 'Username is required',
+  passwordRequired: 'Password is required',
+  usernameTaken: 'Username already exists',
+  usernameReserved: 'This username is not available',
+  invalidCredentials: 'Invalid username or password',
+  registrationFailed: 'Registration failed. Please try again.',
+} as const;
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(USERNAME_MIN, AUTH_MESSAGES.usernameMin)
+  .max(USERNAME_MAX, AUTH_MESSAGES.usernameMax)
+  .regex(/^[A-Za-z0-9_]+$/, AUTH_MESSAGES.usernamePattern);
+
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN, AUTH_MESSAGES.passwordMin)
+  .max(PASSWORD_MAX, AUTH_MESSAGES.passwordMax);
+
+export const phoneNumberSchema = z
+  .string()
+  .trim()
+  .min(PHONE_MIN, AUTH_MESSAGES.phoneMin)
+  .max(PHONE_MAX, AUTH_MESSAGES.phoneMax)
+  .regex(/^\+?[\d\s\-()]+$/, AUTH_MESSAGES.phonePattern);
+
+/** An e-mail address, or nothing: an empty field means "not provided". */
+export const optionalEmailSchema = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX, AUTH_MESSAGES.email)
+  .pipe(z.union([z.literal(''), z.email(AUTH_MESSAGES.email)]))
+  .optional()
+  .transform((value) => (value ? value.toLowerCase() : undefined));
+
+/** Deleted accounts are renamed `deleted_user_<id>` so that their names are free again. */
+export const DELETED_USERNAME_PREFIX = 'deleted_user_';
+
+export const registerBodySchema = z.strictObject({
+  username: usernameSchema,
+  password: passwordSchema,
+  phoneNumber: phoneNumberSchema,
+  email: optionalEmailSchema,
+  isOver18: z.literal(true, AUTH_MESSAGES.age),
+});
+export type RegisterBody = z.input<typeof registerBodySchema>;
+
+export const loginBodySchema = z.strictObject({
+  username: z
+    .string()
+    .trim()
+    .min(1, AUTH_MESSAGES.usernameRequired)
+    .max(USERNAME_MAX * 4),
+  password: z
+    .string()
+    .min(1, AUTH_MESSAGES.passwordRequired)
+    .max(PASSWORD_MAX * 4),
+});
+export type LoginBody = z.input<typeof loginBodySchema>;
+
+/** The user object of SPEC §3 as the API shows it: never the password hash. */
+export const publicUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  balance: z.number(),
+  avatarUrl: z.string().nullable(),
+  isOver18: z.boolean(),
+  isAdmin: z.boolean(),
+  phoneNumber: z.string().nullable(),
+  email: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;

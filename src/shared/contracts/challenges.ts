@@ -1,0 +1,230 @@
+import { phoneNumberSchema } from './auth.ts';
+import { z } from '../validation.ts';
+
+/** Bounds the SPEC leaves open, decided in issue 4. */
+export const CHALLENGE_AMOUNT_MIN = 1;
+export const CHALLENGE_AMOUNT_MAX = 10_000;
+export const GAME_MAX = 80;
+export const GAMER_TAG_MAX = 40;
+export const MODE_MAX = 40;
+export const SCORE_MAX = 1_000_000;
+export const NOTES_MAX = 1000;
+export const SCREENSHOT_URL_MAX = 2048;
+/** The winner's fee: 5% of the prize, in basis points so no float is ever involved. */
+export const WINNER_FEE_BASIS_POINTS = 500n;
+export const DISPUTE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export const CONSOLES = [
+  'Xbox',
+  'PlayStation',
+  'PC',
+  'Nintendo Switch',
+  'Mobile',
+  'Other',
+] as const;
+
+export const CHALLENGE_MESSAGES = {
+  gameRequired: 'Game is required',
+  gameMax: `Game must be at most ${GAME_MAX} characters`,
+  gamerTagRequired: 'Gamer tag is required',
+  gamerTagMax: `Gamer tag must be at most ${GAMER_TAG_MAX} characters`,
+  amountWhole: 'Amount must be a whole number of dollars',
+  amountMin: `Amount must be at least $${CHALLENGE_AMOUNT_MIN}`,
+  amountMax: `Amount must be at most $${CHALLENGE_AMOUNT_MAX.toLocaleString('en-US')}`,
+  console: 'Please choose a console',
+  modeMax: `Must be at most ${MODE_MAX} characters`,
+  scoreWhole: 'Scores must be whole numbers',
+  scoreMin: 'Scores cannot be negative',
+  scoreMax: `Scores must be at most ${SCORE_MAX.toLocaleString('en-US')}`,
+  screenshotRequired: 'Screenshot URL is required',
+  screenshotHttps: 'Screenshot URL must be an https:// link',
+  notesMax: `Must be at most ${NOTES_MAX} characters`,
+  notFound: 'Challenge not found',
+  notOpen: 'This challenge is no longer available',
+  ownChallenge: 'You cannot accept your own challenge',
+  notParticipant: 'Only the two players of this challenge can do that',
+  notAccepted: 'Results can only be submitted for an accepted challenge',
+  alreadySubmitted: 'Results have already been submitted for this challenge',
+  onlyCreatorCancels: 'Only the creator can cancel this challenge',
+  cannotCancel: 'Only an open challenge can be cancelled',
+  disputeNotAllowed: 'This result can no longer be disputed',
+  disputeOwnSubmission: 'The other player must dispute a result',
+  decidedByAdmin: 'An admin decided this result; it is final',
+  disputeReasonRequired: 'Please describe the problem',
+} as const;
+
+const optionalText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, message)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
+export const createChallengeBodySchema = z.strictObject({
+  game: z
+    .string()
+    .trim()
+    .min(1, CHALLENGE_MESSAGES.gameRequired)
+    .max(GAME_MAX, CHALLENGE_MESSAGES.gameMax),
+  amount: z
+    .number({ error: CHALLENGE_MESSAGES.amountWhole })
+    .int(CHALLENGE_MESSAGES.amountWhole)
+    .min(CHALLENGE_AMOUNT_MIN, CHALLENGE_MESSAGES.amountMin)
+    .max(CHALLENGE_AMOUNT_MAX, CHALLENGE_MESSAGES.amountMax),
+  gamerTag: z
+    .string()
+    .trim()
+    .min(1, CHALLENGE_MESSAGES.gamerTagRequired)
+    .max(GAMER_TAG_MAX, CHALLENGE_MESSAGES.gamerTagMax),
+  phoneNumber: phoneNumberSchema,
+  console: z.enum(CONSOLES, { error: CHALLENGE_MESSAGES.console }),
+  mode: optionalText(MODE_MAX, CHALLENGE_MESSAGES.modeMax),
+  platform: optionalText(MODE_MAX, CHALLENGE_MESSAGES.modeMax),
+});
+export type CreateChallengeBody = z.input<typeof createChallengeBodySchema>;
+
+/** Uploaded screenshots are linked by their own path; anything typed must be https. */
+export const UPLOAD_PATH_PATTERN = /^\/api\/uploads\/[0-9a-f-]{36}$/;
+
+export function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const score = z
+  .number({ error: CHALLENGE_MESSAGES.scoreWhole })
+  .int(CHALLENGE_MESSAGES.scoreWhole)
+  .min(0, CHALLENGE_MESSAGES.scoreMin)
+  .max(SCORE_MAX, CHALLENGE_MESSAGES.scoreMax);
+
+export const submitScoresBodySchema = z.strictObject({
+  creatorScore: score,
+  acceptorScore: score,
+  screenshot: z
+    .string({ error: CHALLENGE_MESSAGES.screenshotRequired })
+    .trim()
+    .min(1, CHALLENGE_MESSAGES.screenshotRequired)
+    .max(SCREENSHOT_URL_MAX, CHALLENGE_MESSAGES.screenshotHttps)
+    .refine(
+      (value) => isHttpsUrl(value) || UPLOAD_PATH_PATTERN.test(value),
+      CHALLENGE_MESSAGES.screenshotHttps,
+    ),
+  notes: optionalText(NOTES_MAX, CHALLENGE_MESSAGES.notesMax),
+  disputeReason: optionalText(NOTES_MAX, CHALLENGE_MESSAGES.notesMax),
+});
+export type SubmitScoresBody = z.input<typeof submitScoresBodySchema>;
+
+export const disputeBodySchema = z.strictObject({
+  reason: z
+    .string({ error: CHALLENGE_MESSAGES.disputeReasonRequired })
+    .trim()
+    .min(1, CHALLENGE_MESSAGES.disputeReasonRequired)
+    .max(NOTES_MAX, CHALLENGE_MESSAGES.notesMax),
+});
+
+export const challengeIdParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: CHALLENGE_MESSAGES.notFound })
+    .int(CHALLENGE_MESSAGES.notFound)
+    .positive(CHALLENGE_MESSAGES.notFound)
+    .max(2_147_483_647, CHALLENGE_MESSAGES.notFound),
+});
+
+export const CHALLENGE_STATUS_VALUES = [
+  'open',
+  'accepted',
+  'completed',
+  'disputed',
+  'cancelled',
+] as const;
+export type ChallengeStatusValue = (typeof CHALLENGE_STATUS_VALUES)[number];
+export const CHALLENGE_PAGE_MAX = 100;
+
+export const listChallengesQuerySchema = z.object({
+  /** One status or several, comma-separated: `completed,disputed`. */
+  status: z
+    .string()
+    .transform((value) => value.split(','))
+    .pipe(z.array(z.enum(CHALLENGE_STATUS_VALUES)).min(1))
+    .optional(),
+  /** Relative to the caller: challenges they created, accepted, or either. */
+  role: z.enum(['created', 'accepted', 'mine']).optional(),
+  limit: z.coerce.number().int().min(1).max(CHALLENGE_PAGE_MAX).default(50),
+  /** Only challenges with a smaller id: pass the last id of a page to get the next one. */
+  before: z.coerce.number().int().positive().optional(),
+});
+export type ListChallengesQuery = z.input<typeof listChallengesQuerySchema>;
+
+const embeddedUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  /** Only for admins (SPEC §2 View Details). */
+  email: z.string().nullable().optional(),
+  balance: z.number().optional(),
+  /** Only for the two players and admins, so they can reach each other. */
+  phoneNumber: z.string().nullable().optional(),
+});
+
+export const challengeSchema = z.object({
+  id: z.number().int(),
+  creatorId: z.number().int(),
+  acceptorId: z.number().int().nullable(),
+  winnerId: z.number().int().nullable(),
+  amount: z.number(),
+  game: z.string(),
+  gamerTag: z.string(),
+  /** The creator's phone: shown to the two players and admins; null for everyone else. */
+  phoneNumber: z.string().nullable(),
+  console: z.string(),
+  mode: z.string().nullable(),
+  platform: z.string().nullable(),
+  /** Both stakes together: what the winner plays for before the fee. */
+  prize: z.number(),
+  deduction: z.number().nullable(),
+  status: z.enum(CHALLENGE_STATUS_VALUES),
+  creatorScore: z.number().int().nullable(),
+  acceptorScore: z.number().int().nullable(),
+  winnerScreenshot: z.string().nullable(),
+  scoreData: z
+    .object({
+      creatorScore: z.number().int(),
+      acceptorScore: z.number().int(),
+      screenshot: z.string(),
+    })
+    .nullable(),
+  notes: z.string().nullable(),
+  disputeReason: z.string().nullable(),
+  submittedBy: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  acceptedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  /** Until when the other player may dispute a completed result; null when not applicable. */
+  disputableUntil: z.string().nullable(),
+  creator: embeddedUserSchema,
+  acceptor: embeddedUserSchema.nullable(),
+});
+export type ChallengeView = z.infer<typeof challengeSchema>;
+
+export const challengeCountsSchema = z.object({
+  available: z.number().int(),
+  active: z.number().int(),
+  /** Finished matches, including those under dispute. */
+  completed: z.number().int(),
+  created: z.number().int(),
+  accepted: z.number().int(),
+});
+export type ChallengeCounts = z.infer<typeof challengeCountsSchema>;
+
+export const submitScoresResponseSchema = z.object({
+  status: z.enum(['completed', 'disputed']),
+  winner: z.object({ id: z.number().int(), prize: z.number(), deduction: z.number() }),
+  updatedWinnerInfo: z.object({ id: z.number().int(), balance: z.number() }),
+});
+export type SubmitScoresResponse = z.infer<typeof submitScoresResponseSchema>;
+
+export const uploadResponseSchema = z.object({ id: z.string(), url: z.string() });

@@ -1,0 +1,26 @@
+import { z } from '../validation.ts';
+
+/** Messages on the account socket `/ws` (SPEC §3, DESIGN §6). */
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('PING') }),
+  z.object({ type: z.literal('BALANCE_UPDATE'), userId: z.number().int(), newBalance: z.number() }),
+  z.object({
+    type: z.literal('CHALLENGE_UPDATED'),
+    challengeId: z.number().int(),
+    status: z.string(),
+  }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+export const clientMessageSchema = z.object({ type: z.literal('PONG') });
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+/** The server closes the account socket with this code when its session ended: no reconnect. */
+export const SESSION_ENDED_CLOSE_CODE = 4001;
+
+/** SPEC §4 and §9: how the browser reconnects the account socket. */
+export const REALTIME_RECONNECT = {
+  maxAttempts: 5,
+  initialDelayMs: 1000,
+  maxDelayMs: 30_000,
+} as const;

@@ -1,0 +1,38 @@
+import { z } from '../validation.ts';
+
+/** The voice signalling socket (SPEC §7): socket.io at /socket.io. */
+export const VOICE_SOCKET_PATH = '/socket.io';
+
+export const voiceHandshakeQuerySchema = z.object({
+  challengeId: z.coerce.number().int().positive(),
+  userId: z.coerce.number().int().positive(),
+});
+
+/** Reasons a connection is refused, as the client sees them in `connect_error`. */
+export const VOICE_REFUSALS = {
+  badQuery: 'challengeId and userId are required',
+  origin: 'Cross-origin connection refused',
+  session: 'Unauthorized: please log in',
+  wrongUser: 'userId does not match your session',
+  notParticipant: 'Only the two players of this challenge can use its voice chat',
+  notAccepted: 'Voice chat is open only while the challenge is accepted',
+} as const;
+
+/** A WebRTC session description or ICE candidate, relayed as it is. */
+export const signalPayloadSchema = z.object({
+  userId: z.number().int().positive(),
+  signal: z.record(z.string(), z.unknown()),
+});
+export type SignalPayload = z.infer<typeof signalPayloadSchema>;
+
+export const SIGNAL_BYTES_MAX = 16 * 1024;
+export const SIGNALS_PER_WINDOW = 100;
+export const SIGNAL_WINDOW_MS = 10_000;
+
+export const iceServerSchema = z.object({
+  urls: z.union([z.string(), z.array(z.string())]),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+export const voiceConfigSchema = z.object({ iceServers: z.array(iceServerSchema) });
+export type VoiceConfig = z.infer<typeof voiceConfigSchema>;

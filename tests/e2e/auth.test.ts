@@ -1,0 +1,107 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, registerPlayer, startApp, type RunningApp } from './harness.ts';
+
+let app: RunningApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('signing up, in and out in a real browser', () => {
+  it('a protected route sends an anonymous visitor to /auth, with the purple theme', async () => {
+    const context = await browser.newContext({ baseURL: app.baseUrl });
+    const page = await context.newPage();
+    await page.goto('/profile');
+    await page.waitForURL(`${app.baseUrl}/auth`);
+    await page.getByRole('tab', { name: 'Login' }).waitFor();
+    await page.getByRole('tab', { name: 'Register' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('auth');
+    await context.close();
+  });
+
+  it('register through the UI, reload keeps the session, logout returns to /auth, login again', async () => {
+    const player = await registerPlayer(browser, app.baseUrl);
+    const { page } = player;
+    await page.getByText('$0.00').first().waitFor();
+    await page.getByRole('link', { name: /DEPOSIT FUNDS/ }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('app');
+
+    await page.reload();
+    await page.getByRole('button', { name: /PROFILE/ }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    // A signed-in user on /auth goes home.
+    await page.goto('/auth');
+    await page.waitForURL(`${app.baseUrl}/`);
+
+    await page.getByRole('button', { name: /PROFILE/ }).click();
+    await expect(page.getByRole('menuitem', { name: 'ADMIN DASHBOARD' }).count()).resolves.toBe(0);
+    await page.getByRole('menuitem', { name: 'LOGOUT' }).click();
+    await page.waitForURL(`${app.baseUrl}/auth`);
+
+    await page.goto('/payouts');
+    await page.waitForURL(`${app.baseUrl}/auth`);
+
+    await page.getByLabel('Username', { exact: true }).fill(player.username);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: /LOGIN/ }).click();
+    await page.getByText('Login failed', { exact: true }).waitFor();
+    await page.getByText('Invalid username or password').first().waitFor();
+
+    await page.getByLabel('Password', { exact: true }).fill(player.password);
+    await page.getByRole('button', { name: /LOGIN/ }).click();
+    await page.waitForURL(`${app.baseUrl}/`);
+    await player.context.close();
+  });
+
+  it('shows the SPEC messages for a bad registration', async () => {
+    const context = await browser.newContext({ baseURL: app.baseUrl });
+    const page = await context.newPage();
+    await page.goto('/auth');
+    await page.getByRole('tab', { name: 'Register' }).click();
+    await page.getByLabel('Username', { exact: true }).fill('ab');
+    await page.getByLabel('Password', { exact: true }).fill('123');
+    await page.getByLabel('Phone Number').fill('12ab');
+    await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+    await page.getByText('Username must be at least 3 characters').waitFor();
+    await page.getByText('Password must be at least 6 characters').waitFor();
+    await page.getByText('Phone number must be at least 10 digits').waitFor();
+    await page
+      .getByText('You must be at least 21 years old and in a valid location to register.')
+      .waitFor();
+    await context.close();
+  });
+
+  it('unknown paths show the 404 page', async () => {
+    const player = await registerPlayer(browser, app.baseUrl);
+    await player.page.goto('/no/such/page');
+    await player.page.getByRole('heading', { name: 'NOT FOUND' }).waitFor();
+    await player.context.close();
+  });
+
+  it('the admin sees ADMIN DASHBOARD and a player sees access denied on /admin', async () => {
+    const player = await registerPlayer(browser, app.baseUrl);
+    await player.page.goto('/admin');
+    await player.page.getByText('ACCESS DENIED - ADMIN PRIVILEGES REQUIRED').waitFor();
+    await player.context.close();
+
+    const context = await browser.newContext({ baseURL: app.baseUrl });
+    const page = await context.newPage();
+    await page.goto('/auth');
+    await page.getByLabel('Username', { exact: true }).fill('operator');
+    await page.getByLabel('Password', { exact: true }).fill('operator-password');
+    await page.getByRole('button', { name: /LOGIN/ }).click();
+    await page.waitForURL(`${app.baseUrl}/`);
+    await page.getByRole('button', { name: /PROFILE/ }).click();
+    await page.getByRole('menuitem', { name: 'ADMIN DASHBOARD' }).click();
+    await page.waitForURL(`${app.baseUrl}/admin`);
+    await context.close();
+  });
+});

@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const ADMIN = { username: 'operator', password: 'operator-password' };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface RunningApp {
+  baseUrl: string;
+  dataDir: string;
+  /** Sends SIGTERM, waits for the process to end and returns its exit code. */
+  stop(options?: { keepData?: boolean }): Promise<number | null>;
+  logs(): string;
+}
+
+/**
+ * Starts the built server (`dist/server/main.js`) the way `npm start` does, on a free port with
+ * a fresh embedded database, and waits until it is ready.
+ */
+export async function startApp(extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skillstake-e2e-'));
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited during start:\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/ready`);
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  return {
+    baseUrl,
+    dataDir,
+    logs: () => output,
+    stop: async (options = {}) => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+export interface Player {
+  context: BrowserContext;
+  page: Page;
+  username: string;
+  password: string;
+}
+
+let counter = 0;
+
+/** Registers a new player through the UI, in a browser context of its own. */
+export async function registerPlayer(
+  browser: Browser,
+  baseUrl: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<Player> {
+  counter += 1;
+  const username = `e2e_${process.pid % 10_000}_${counter}`;
+  const password = 'e2e-password';
+  const context = await browser.newContext({ viewport, baseURL: baseUrl });
+  const page = await context.newPage();
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Phone Number').fill('+1 555 010 9999');
+  await page.getByLabel('Email (optional)').fill(`${username}@example.com`);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  await page.waitForURL(`${baseUrl}/`);
+  return { context, page, username, password };
+}
+
+/** Gives a player money through the admin API, as an operator would. */
+export async function creditPlayer(
+  baseUrl: string,
+  username: string,
+  amount: string,
+): Promise<void> {
+  const login = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const users = (await (
+    await fetch(`${baseUrl}/api/admin/users`, { headers: { cookie } })
+  ).json()) as Array<{
+    id: number;
+    username: string;
+  }>;
+  const user = users.find((u) => u.username === username);
+  if (!user) throw new Error(`no user ${username}`);
+  const response = await fetch(`${baseUrl}/api/admin/users/${user.id}/balance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ amount }),
+  });
+  if (!response.ok) throw new Error(`credit failed: ${response.status} ${await response.text()}`);
+}

@@ -1,0 +1,136 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type BuildAppOptions } from '#server/app.ts';
+import type { RateLimits } from '#server/context.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { parseEnv, type Env } from '#server/env.ts';
+import { checkLedgerInvariants } from '#server/features/ledger/invariants.ts';
+import type { RegisterBody } from '#shared/contracts/auth.ts';
+import { openTestDatabase } from './database.ts';
+
+// High enough that ordinary tests never meet them; the throttling tests set their own.
+export const GENEROUS_RATE_LIMITS: RateLimits = {
+  loginPerUsername: { name: 'login:user', limit: 10_000, windowMs: 60_000 },
+  loginPerAddress: { name: 'login:ip', limit: 10_000, windowMs: 60_000 },
+  registerPerAddress: { name: 'register:ip', limit: 10_000, windowMs: 60_000 },
+  paymentCreatePerUser: { name: 'payment:create', limit: 10_000, windowMs: 60_000 },
+  paymentStatusPerUser: { name: 'payment:status', limit: 10_000, windowMs: 30_000 },
+  payoutRequestPerUser: { name: 'payout:request', limit: 10_000, windowMs: 60_000 },
+};
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  env: Env;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: { env?: Record<string, string>; database?: DatabaseHandle } & Partial<
+    Pick<
+      BuildAppOptions,
+      'clock' | 'rateLimits' | 'bus' | 'pingIntervalMs' | 'reconcilePaymentsEveryMs'
+    >
+  > = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await openTestDatabase());
+  const env = parseEnv({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'skillstake-data-')),
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const app = await buildApp({
+    env,
+    database,
+    logger: false,
+    serveClient: false,
+    rateLimits: options.rateLimits ?? GENEROUS_RATE_LIMITS,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.bus ? { bus: options.bus } : {}),
+    ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
+    ...(options.reconcilePaymentsEveryMs
+      ? { reconcilePaymentsEveryMs: options.reconcilePaymentsEveryMs }
+      : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    env,
+    close: async () => {
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+/** Asserts the ledger invariants: every money test ends with this. */
+export async function expectLedgerHealthy(database: DatabaseHandle): Promise<void> {
+  const report = await checkLedgerInvariants(database.db);
+  if (!report.ok) throw new Error(`Ledger invariants broken:\n${report.problems.join('\n')}`);
+}
+
+/** A browser-like client: keeps the session cookie between requests. */
+export class Agent {
+  private cookie: string | undefined;
+  constructor(readonly app: FastifyInstance) {}
+
+  get sessionCookie(): string | undefined {
+    return this.cookie;
+  }
+
+  useCookie(cookie: string | undefined): void {
+    this.cookie = cookie;
+  }
+
+  async request(options: InjectOptions): Promise<LightMyRequestResponse> {
+    const headers = { ...(options.headers ?? {}) };
+    if (this.cookie) headers.cookie = `sid=${this.cookie}`;
+    const response = await this.app.inject({ ...options, headers });
+    const setCookie = response.cookies.find((cookie) => cookie.name === 'sid');
+    if (setCookie) this.cookie = setCookie.value === '' ? undefined : setCookie.value;
+    return response;
+  }
+
+  get(url: string): Promise<LightMyRequestResponse> {
+    return this.request({ method: 'GET', url });
+  }
+
+  post(url: string, payload?: unknown): Promise<LightMyRequestResponse> {
+    return this.request({
+      method: 'POST',
+      url,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  }
+}
+
+let counter = 0;
+export function uniqueUsername(prefix = 'player'): string {
+  counter += 1;
+  return `${prefix}_${process.pid % 1000}_${counter}`;
+}
+
+export function registration(overrides: Partial<RegisterBody> = {}): RegisterBody {
+  return {
+    username: uniqueUsername(),
+    password: 'correct-horse',
+    phoneNumber: '+1 555 010 2000',
+    email: 'player@example.com',
+    isOver18: true,
+    ...overrides,
+  };
+}
+
+/** Registers a new player and returns a signed-in agent with the user's id. */
+export async function signUp(app: FastifyInstance, overrides: Partial<RegisterBody> = {}) {
+  const agent = new Agent(app);
+  const body = registration(overrides);
+  const response = await agent.post('/api/register', body);
+  if (response.statusCode !== 201)
+    throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+  const user = response.json<{ id: number; username: string }>();
+  return { agent, user, password: body.password };
+}
