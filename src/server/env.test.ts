@@ -25,6 +25,7 @@ describe('parseEnv', () => {
         DATABASE_URL: 'mysql://x',
         ADMIN_USERNAME: 'root',
         LOG_LEVEL: 'loud',
+        CRYPTO_FALLBACK_PAYMENT_URL: 'http://pay.example.com',
       });
     } catch (error) {
       caught = error;
@@ -35,6 +36,7 @@ describe('parseEnv', () => {
     expect(problems).toContain('DATABASE_URL');
     expect(problems).toContain('ADMIN_PASSWORD');
     expect(problems).toContain('LOG_LEVEL');
-    expect((caught as EnvError).problems).toHaveLength(4);
+    expect(problems).toContain('CRYPTO_FALLBACK_PAYMENT_URL: must be an https:// URL');
+    expect((caught as EnvError).problems).toHaveLength(5);
   });
 });

@@ -90,6 +90,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9]{2,20}$/, 'must be a NOWPayments currency code such as btc')
     .default('btc'),
+  /**
+   * Where a player is sent to pay when a crypto payment cannot be created through the API
+   * (SPEC §7's fallback): for example the operator's NOWPayments payment link.
+   */
+  CRYPTO_FALLBACK_PAYMENT_URL: z
+    .url({ protocol: /^https$/, error: 'must be an https:// URL' })
+    .optional(),
   FREE_SITE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .optional(),

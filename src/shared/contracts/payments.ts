@@ -195,6 +195,8 @@ export const cryptoDepositNotificationBodySchema = z.object({
 export const cryptoDepositNotificationResponseSchema = z.object({
   paymentId: z.string(),
   status: z.literal('pending'),
+  /** The operator's page to pay at instead, opened in a new window; null when none is set. */
+  paymentUrl: z.string().nullable(),
 });
 
 export const SANDBOX_CRYPTO_SIMULATIONS = [

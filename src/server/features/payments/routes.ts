@@ -189,7 +189,11 @@ export const paymentRoutes =
           amountCents: request.body.amount,
           currency: request.body.currency,
         });
-        return reply.code(201).send({ paymentId, status: 'pending' as const });
+        return reply.code(201).send({
+          paymentId,
+          status: 'pending' as const,
+          paymentUrl: ctx.env.CRYPTO_FALLBACK_PAYMENT_URL ?? null,
+        });
       },
     );
 

@@ -378,6 +378,7 @@ describe('sandbox crypto deposits', () => {
     expect(response.json()).toEqual({
       paymentId: expect.stringMatching(/^manual-/),
       status: 'pending',
+      paymentUrl: null,
     });
     expect(await balanceOf(agent)).toBe(0);
     const pending = await listPaymentsForAdmin(t.database.db, {
@@ -398,6 +399,23 @@ describe('sandbox crypto deposits', () => {
       currency: 'btc',
     });
     expect(tooSmall.json()).toMatchObject({ message: PAYMENT_MESSAGES.amountTooSmall });
+  });
+
+  it('gives the operator’s payment page with the notification when one is configured', async () => {
+    const page = 'https://nowpayments.io/payment/?iid=5012345678';
+    const withPage = await createTestApp({ env: { CRYPTO_FALLBACK_PAYMENT_URL: page } });
+    try {
+      const { agent } = await signUp(withPage.app);
+      const response = await agent.post('/api/crypto-deposit-notification', {
+        amount: 20,
+        currency: 'btc',
+      });
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject({ status: 'pending', paymentUrl: page });
+      expect(await balanceOf(agent)).toBe(0);
+    } finally {
+      await withPage.close();
+    }
   });
 });
 

@@ -23,9 +23,13 @@ const NOTIFY = 'POST /api/crypto-deposit-notification';
  * (and Testing Library's) run on timers, which these tests fake: events are fired directly.
  */
 let clipboardText = '';
+/** window.open: the fallback's payment page. */
+let opened: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
   vi.useFakeTimers();
+  opened = vi.fn(() => null);
+  vi.stubGlobal('open', opened);
   sessionStorage.clear();
   clipboardText = '';
   Object.defineProperty(navigator, 'clipboard', {
@@ -79,7 +83,8 @@ function serve(routes: PaymentRoutes = {}) {
         }),
       ),
     [CHECK]: statusSequence('waiting'),
-    [NOTIFY]: () => jsonResponse(201, { paymentId: 'manual-1', status: 'pending' }),
+    [NOTIFY]: () =>
+      jsonResponse(201, { paymentId: 'manual-1', status: 'pending', paymentUrl: null }),
     ...routes,
   });
 }
@@ -215,6 +220,33 @@ describe('deposit funds: creating the crypto payment', () => {
     ]);
     const [toast] = visibleToasts();
     expect(toast).toHaveTextContent('CRYPTO DEPOSIT INITIATED');
+    expect(opened).not.toHaveBeenCalled();
+  });
+
+  it('opens the operator’s payment page in a new window when the server gives one', async () => {
+    const page = 'https://nowpayments.io/payment/?iid=5012345678';
+    serve({
+      [CREATE]: () => jsonResponse(503, { code: 'SERVICE_UNAVAILABLE', message: 'down' }),
+      [NOTIFY]: () =>
+        jsonResponse(201, { paymentId: 'manual-2', status: 'pending', paymentUrl: page }),
+    });
+    await openCreatedPayment();
+    expect(opened).toHaveBeenCalledWith(page, '_blank', 'noopener,noreferrer');
+  });
+
+  it('never opens a page that is not https, whatever the server says', async () => {
+    serve({
+      [CREATE]: () => jsonResponse(503, { code: 'SERVICE_UNAVAILABLE', message: 'down' }),
+      [NOTIFY]: () =>
+        jsonResponse(201, {
+          paymentId: 'manual-3',
+          status: 'pending',
+          paymentUrl: 'javascript:alert(1)',
+        }),
+    });
+    await openCreatedPayment();
+    expect(visibleToasts()[0]).toHaveTextContent('CRYPTO DEPOSIT INITIATED');
+    expect(opened).not.toHaveBeenCalled();
   });
 
   it('refuses a new attempt within 5 s of a failure, in this tab’s session, then allows it', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { DEPOSIT_MIN_CENTS, type CryptoPaymentResponse } from '#shared/contracts/payments.ts';
 import type { Cents } from '#shared/money.ts';
+import { isHttpsUrl } from '#shared/contracts/challenges.ts';
 import { toast } from '#client/lib/toast.ts';
 import { createCryptoPayment } from '../api/create-crypto-payment.ts';
 import { notifyCryptoDeposit } from '../api/notify-crypto-deposit.ts';
@@ -35,17 +36,23 @@ function newAttempt(id: number, amountCents: Cents): Attempt {
 }
 
 /**
- * The fallback of SPEC §7: the player's deposit is reported for an admin to follow up. (SPEC
- * also opens an external payment link here; no contract gives the client one yet.) A report
- * that fails too changes nothing on screen: the panel already shows why the payment failed.
+ * The fallback of SPEC §7: the player's deposit is reported for an admin to follow up, and the
+ * operator's payment page, when the server gives one, opens in a new window. A report that fails
+ * too changes nothing on screen: the panel already shows why the payment failed.
  */
 async function reportDepositForFollowUp(amountCents: Cents): Promise<void> {
+  let paymentUrl: string | null;
   try {
-    await notifyCryptoDeposit({ amountCents, currency: FALLBACK_CRYPTO_CURRENCY });
+    ({ paymentUrl } = await notifyCryptoDeposit({
+      amountCents,
+      currency: FALLBACK_CRYPTO_CURRENCY,
+    }));
   } catch {
     return;
   }
   toast({ title: DEPOSIT_TITLES.cryptoInitiated, description: DEPOSIT_MESSAGES.cryptoInitiated });
+  if (paymentUrl && isHttpsUrl(paymentUrl))
+    window.open(paymentUrl, '_blank', 'noopener,noreferrer');
 }
 
 /**
