@@ -22,6 +22,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/client/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup-client.ts'],
+          testTimeout: 30_000,
         },
       },
       {

@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import '#shared/validation.ts';
-import { act, cleanup } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { dismissToast } from '#client/lib/toast.ts';
 import { FakeWebSocket } from '#client/test-utils/fake-web-socket.ts';
@@ -8,6 +8,11 @@ import { FakeWebSocket } from '#client/test-utils/fake-web-socket.ts';
 // jsdom's WebSocket would try to reach a server on every signed-in render. The account socket
 // talks to this double instead, in every test; realtime tests drive it as the server.
 globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
+
+// findBy… and waitFor give up after this long. Their default, one second, is shorter than the
+// first lazy import of a route on a busy two-core CI machine, where the page is then missed
+// although it comes; the wait still ends as soon as the page is there.
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeEach(() => {
   FakeWebSocket.reset();

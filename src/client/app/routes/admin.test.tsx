@@ -31,11 +31,7 @@ describe('admin page access', () => {
     renderApp('/admin');
 
     expect(
-      await screen.findByRole(
-        'heading',
-        { name: 'ACCESS DENIED - ADMIN PRIVILEGES REQUIRED' },
-        { timeout: 5000 },
-      ),
+      await screen.findByRole('heading', { name: 'ACCESS DENIED - ADMIN PRIVILEGES REQUIRED' }),
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'BACK TO HOME' })).toHaveAttribute('href', '/');
     expect(screen.queryByRole('tab')).not.toBeInTheDocument();
@@ -54,7 +50,7 @@ describe('admin page access', () => {
     const user = userEvent.setup();
     renderApp('/admin');
 
-    const tabs = await screen.findByRole('tablist', { name: 'Admin sections' }, { timeout: 5000 });
+    const tabs = await screen.findByRole('tablist', { name: 'Admin sections' });
     expect(
       within(tabs)
         .getAllByRole('tab')
@@ -67,8 +63,8 @@ describe('admin page access', () => {
       'ID VERIFICATION',
       'AUDIT LOG',
     ]);
-    expect(await screen.findByText('LEDGER OK', {}, { timeout: 5000 })).toBeInTheDocument();
-    expect(await screen.findByText('NO USERS FOUND', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('LEDGER OK')).toBeInTheDocument();
+    expect(await screen.findByText('NO USERS FOUND')).toBeInTheDocument();
 
     await user.click(within(tabs).getByRole('tab', { name: 'COMPLETED CHALLENGES' }));
     expect(await screen.findByText('NO COMPLETED CHALLENGES')).toBeInTheDocument();

@@ -30,9 +30,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The first render is the slowest part of these tests on a busy machine. */
-const FIRST_RENDER = { timeout: 5000 };
-
 interface PayoutServer {
   user?: PublicUser;
   /** The history the server holds at the time of each request. */
@@ -63,7 +60,7 @@ function payoutPosts(fetchMock: ReturnType<typeof stubFetch>) {
 async function openDialog() {
   const user = userEvent.setup();
   const view = renderApp('/payouts');
-  await user.click(await screen.findByRole('button', { name: 'Request Payout' }, FIRST_RENDER));
+  await user.click(await screen.findByRole('button', { name: 'Request Payout' }));
   const dialog = await screen.findByRole('dialog', { name: 'Request Payout' });
   return { user, dialog, ...view };
 }
@@ -94,9 +91,7 @@ describe('payouts page', () => {
     serve({ user: makeUser({ balance: 40 }) });
     renderApp('/payouts');
 
-    expect(
-      await screen.findByText('NO PAYOUT RECORDS FOUND', {}, FIRST_RENDER),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('NO PAYOUT RECORDS FOUND')).toBeInTheDocument();
     const balanceCard = screen
       .getByRole('heading', { name: 'Available Balance' })
       .closest('section');
@@ -124,7 +119,7 @@ describe('payouts page', () => {
     });
     renderApp('/payouts');
 
-    const list = await screen.findByRole('list', { name: 'Payout history' }, FIRST_RENDER);
+    const list = await screen.findByRole('list', { name: 'Payout history' });
     const [pending, completed, failed] = within(list).getAllByRole('article');
     expect(pending).toHaveAccessibleName('Payout of $20.00');
     expect(within(pending!).getByText('PROCESSING')).toBeInTheDocument();
@@ -147,7 +142,7 @@ describe('payout history, live', () => {
     let payouts = [makePayout({ id: 3, amount: 20 })];
     serve({ user: makeUser({ id: 1, balance: 20 }), payouts: () => payouts });
     renderApp('/payouts');
-    const list = await screen.findByRole('list', { name: 'Payout history' }, FIRST_RENDER);
+    const list = await screen.findByRole('list', { name: 'Payout history' });
     expect(within(list).getByText('PROCESSING')).toBeInTheDocument();
     await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
     const socket = FakeWebSocket.latest();
@@ -300,9 +295,7 @@ describe('request payout dialog', () => {
     serve({ user: makeUser({ balance: 0.5 }) });
     renderApp('/payouts');
 
-    expect(
-      await screen.findByRole('button', { name: 'Request Payout' }, FIRST_RENDER),
-    ).toBeDisabled();
+    expect(await screen.findByRole('button', { name: 'Request Payout' })).toBeDisabled();
     expect(screen.getByText(/You need at least \$1\.00/)).toBeInTheDocument();
   });
 });

@@ -29,9 +29,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The first render is the slowest part of these tests on a busy machine. */
-const FIRST_RENDER = { timeout: 5000 };
-
 const HEALTHY = { ok: true, problems: [], checkedAt: '2025-03-14T12:00:00.000Z' };
 
 /** The admin API: GET lists by path, and POSTs answered by `onPost`. */
@@ -59,7 +56,7 @@ function postsTo(fetchMock: ReturnType<typeof stubFetch>, path: string) {
 async function openTab(name: string) {
   const user = userEvent.setup();
   renderApp('/admin');
-  await user.click(await screen.findByRole('tab', { name }, FIRST_RENDER));
+  await user.click(await screen.findByRole('tab', { name }));
   return user;
 }
 
@@ -74,7 +71,7 @@ describe('ledger health line', () => {
     });
     renderApp('/admin');
 
-    const line = await screen.findByRole('region', { name: 'Ledger health' }, FIRST_RENDER);
+    const line = await screen.findByRole('region', { name: 'Ledger health' });
     expect(await within(line).findByText('LEDGER PROBLEMS')).toBeInTheDocument();
     const problems = within(line).getByRole('list', { name: 'Ledger problems' });
     expect(
@@ -95,7 +92,7 @@ describe('disputes queue', () => {
     });
     await openTab('DISPUTES');
 
-    const list = await screen.findByRole('list', { name: 'Disputes' }, FIRST_RENDER);
+    const list = await screen.findByRole('list', { name: 'Disputes' });
     const [halo, tekken] = within(list).getAllByRole('article');
     expect(halo).toHaveTextContent('STAKES IN ESCROW');
     expect(halo).toHaveTextContent('The score was 2-3, not 3-2');
@@ -109,7 +106,7 @@ describe('disputes queue', () => {
       jsonResponse(200, makeDispute({ status: 'completed', winnerId: 1, disputeReason: null })),
     );
     const user = await openTab('DISPUTES');
-    const list = await screen.findByRole('list', { name: 'Disputes' }, FIRST_RENDER);
+    const list = await screen.findByRole('list', { name: 'Disputes' });
 
     await user.click(within(list).getByRole('button', { name: 'RESOLVE' }));
     const dialog = await screen.findByRole('dialog', { name: 'Resolve Dispute' });
@@ -134,7 +131,7 @@ describe('disputes queue', () => {
       jsonResponse(200, makeDispute({ status: 'cancelled', winnerId: null })),
     );
     const user = await openTab('DISPUTES');
-    const list = await screen.findByRole('list', { name: 'Disputes' }, FIRST_RENDER);
+    const list = await screen.findByRole('list', { name: 'Disputes' });
 
     await user.click(within(list).getByRole('button', { name: 'RESOLVE' }));
     const dialog = await screen.findByRole('dialog', { name: 'Resolve Dispute' });
@@ -156,7 +153,7 @@ describe('payouts queue', () => {
     );
     const user = await openTab('PAYOUTS');
 
-    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+    const row = await screen.findByRole('article', { name: 'ace_player' });
     expect(row).toHaveTextContent('PROCESSING');
     expect(row).toHaveTextContent('$15.00');
     expect(row).toHaveTextContent('BTC bc1qexampleaddress');
@@ -178,7 +175,7 @@ describe('payouts queue', () => {
       jsonResponse(200, makeAdminPayout({ status: 'failed', failureReason: 'Bad address' })),
     );
     const user = await openTab('PAYOUTS');
-    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+    const row = await screen.findByRole('article', { name: 'ace_player' });
 
     await user.click(within(row).getByRole('button', { name: 'FAIL' }));
     const dialog = await screen.findByRole('dialog', { name: 'Fail Payout' });
@@ -200,7 +197,7 @@ describe('payouts queue', () => {
       jsonResponse(409, { code: 'PAYOUT_NOT_PENDING', message: PAYOUT_MESSAGES.alreadyCompleted }),
     );
     const user = await openTab('PAYOUTS');
-    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+    const row = await screen.findByRole('article', { name: 'ace_player' });
 
     await user.click(within(row).getByRole('button', { name: 'COMPLETE' }));
     const dialog = await screen.findByRole('dialog', { name: 'Complete Payout' });
@@ -217,7 +214,7 @@ describe('ID verification queue', () => {
       jsonResponse(200, makeVerification({ status: 'approved' })),
     );
     const user = await openTab('ID VERIFICATION');
-    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+    const row = await screen.findByRole('article', { name: 'ace_player' });
     expect(row).toHaveTextContent('PENDING');
     expect(row).toHaveTextContent('PNG, 240 KB');
 
@@ -240,7 +237,7 @@ describe('ID verification queue', () => {
       () => jsonResponse(200, makeVerification({ status: 'rejected', note: 'Expired' })),
     );
     const user = await openTab('ID VERIFICATION');
-    const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+    const row = await screen.findByRole('article', { name: 'ace_player' });
 
     await user.click(within(row).getByRole('button', { name: 'REVIEW' }));
     const dialog = await screen.findByRole('dialog', { name: "Driver's License: ace_player" });
@@ -286,7 +283,7 @@ describe('audit log', () => {
     });
     const user = await openTab('AUDIT LOG');
 
-    const list = await screen.findByRole('list', { name: 'Audit log' }, FIRST_RENDER);
+    const list = await screen.findByRole('list', { name: 'Audit log' });
     const entry = within(list).getByRole('article', { name: 'Balance adjusted' });
     expect(entry).toHaveTextContent('by operator');
     expect(entry).toHaveTextContent('user #1');

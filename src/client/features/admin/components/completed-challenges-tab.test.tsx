@@ -16,9 +16,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The first render is the slowest part of these tests on a busy machine. */
-const FIRST_RENDER = { timeout: 5000 };
-
 const UPLOAD_URL = '/api/uploads/0b6f7c1e-3a52-4d7a-9c1e-7f1f2a3b4c5d';
 
 const SETTLED = makeChallenge({
@@ -57,10 +54,10 @@ function serve(challenges: ChallengeView[]) {
 async function openCompletedTab() {
   const user = userEvent.setup();
   renderApp('/admin');
-  await user.click(await screen.findByRole('tab', { name: 'COMPLETED CHALLENGES' }, FIRST_RENDER));
+  await user.click(await screen.findByRole('tab', { name: 'COMPLETED CHALLENGES' }));
   return {
     user,
-    list: await screen.findByRole('list', { name: 'Completed challenges' }, FIRST_RENDER),
+    list: await screen.findByRole('list', { name: 'Completed challenges' }),
   };
 }
 
@@ -157,11 +154,7 @@ describe('admin completed challenges', () => {
     serve([]);
     const user = userEvent.setup();
     renderApp('/admin');
-    await user.click(
-      await screen.findByRole('tab', { name: 'COMPLETED CHALLENGES' }, FIRST_RENDER),
-    );
-    expect(
-      await screen.findByText('NO COMPLETED CHALLENGES', {}, FIRST_RENDER),
-    ).toBeInTheDocument();
+    await user.click(await screen.findByRole('tab', { name: 'COMPLETED CHALLENGES' }));
+    expect(await screen.findByText('NO COMPLETED CHALLENGES')).toBeInTheDocument();
   });
 });

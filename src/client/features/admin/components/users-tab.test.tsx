@@ -71,13 +71,10 @@ function callsTo(fetchMock: ReturnType<typeof stubFetch>, method: string, path: 
   );
 }
 
-/** The first render of the dashboard is the slowest part of these tests on a busy machine. */
-const FIRST_RENDER = { timeout: 5000 };
-
 async function playerRow() {
   const user = userEvent.setup();
   renderApp('/admin');
-  const row = await screen.findByRole('article', { name: 'ace_player' }, FIRST_RENDER);
+  const row = await screen.findByRole('article', { name: 'ace_player' });
   return { user, row };
 }
 
@@ -91,7 +88,7 @@ describe('admin users', () => {
     serve();
     renderApp('/admin');
 
-    const list = await screen.findByRole('list', { name: 'Users' }, FIRST_RENDER);
+    const list = await screen.findByRole('list', { name: 'Users' });
     const operator = within(list).getByRole('article', { name: 'operator' });
     const player = within(list).getByRole('article', { name: 'ace_player' });
     expect(within(operator).getByText('ADMIN')).toBeInTheDocument();

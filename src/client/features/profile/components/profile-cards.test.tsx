@@ -28,9 +28,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The first render is the slowest part of these tests on a busy machine. */
-const FIRST_RENDER = { timeout: 5000 };
-
 const NO_VERIFICATION: VerificationStatus = {
   status: 'none',
   note: null,
@@ -77,7 +74,7 @@ function emailPosts(fetchMock: ReturnType<typeof stubFetch>) {
 async function openEmailDialog() {
   const user = userEvent.setup();
   renderInApp(<ContactCardOfSignedInUser />, '/profile');
-  const card = await screen.findByRole('region', { name: 'Contact Info' }, FIRST_RENDER);
+  const card = await screen.findByRole('region', { name: 'Contact Info' });
   await user.click(within(card).getByRole('button', { name: 'Update Email' }));
   return { user, card, dialog: await screen.findByRole('dialog', { name: 'Update Email' }) };
 }
@@ -87,7 +84,7 @@ describe('contact info', () => {
     serve({ user: makeUser({ phoneNumber: null, email: null }) });
     renderInApp(<ContactCardOfSignedInUser />);
 
-    const card = await screen.findByRole('region', { name: 'Contact Info' }, FIRST_RENDER);
+    const card = await screen.findByRole('region', { name: 'Contact Info' });
     expect(card).toHaveTextContent('Usernameace_player');
     expect(card).toHaveTextContent('PhoneNot provided');
     expect(card).toHaveTextContent('EmailNot provided');
@@ -154,7 +151,7 @@ async function openUploadDialog(verification?: () => VerificationStatus) {
   const user = userEvent.setup({ applyAccept: false });
   const fetchMock = serve(verification ? { verification } : {});
   renderInApp(<IdVerificationCard />, '/profile');
-  const card = await screen.findByRole('region', { name: 'ID Verification' }, FIRST_RENDER);
+  const card = await screen.findByRole('region', { name: 'ID Verification' });
   await within(card).findByText('NOT VERIFIED');
   await user.click(within(card).getByRole('button', { name: "Upload Driver's License" }));
   const dialog = await screen.findByRole('dialog', { name: "Upload Driver's License" });
@@ -271,7 +268,7 @@ describe('verification status', () => {
     });
     renderInApp(<IdVerificationCard />);
 
-    const card = await screen.findByRole('region', { name: 'ID Verification' }, FIRST_RENDER);
+    const card = await screen.findByRole('region', { name: 'ID Verification' });
     expect(await within(card).findByText('REJECTED')).toBeInTheDocument();
     expect(card).toHaveTextContent('The photo is blurry');
     expect(
@@ -289,7 +286,7 @@ describe('verification status', () => {
       }),
     });
     renderInApp(<IdVerificationCard />);
-    const card = await screen.findByRole('region', { name: 'ID Verification' }, FIRST_RENDER);
+    const card = await screen.findByRole('region', { name: 'ID Verification' });
     expect(await within(card).findByText('VERIFIED')).toBeInTheDocument();
   });
 });
@@ -299,7 +296,7 @@ describe('free site link', () => {
     serve({ freeSiteUrl: 'https://free.example.com/play' });
     renderInApp(<FreeSiteCard />);
 
-    const link = await screen.findByRole('link', { name: /VISIT THE FREE SITE/ }, FIRST_RENDER);
+    const link = await screen.findByRole('link', { name: /VISIT THE FREE SITE/ });
     expect(link).toHaveAttribute('href', 'https://free.example.com/play');
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
