@@ -31,6 +31,7 @@ import {
   listPaymentsForAdmin,
   lockPayment,
 } from '#server/features/payments/repository.ts';
+import { claimDuePayments } from '#server/features/payments/reconcile.ts';
 import {
   findPayoutWithOwner,
   listOwnPayouts,
@@ -336,6 +337,11 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
     [
       'payment locked by provider id',
       (db) => inTransaction(db, ({ tx }) => lockPayment(tx, 'sandbox-card', 'pi_4242')),
+    ],
+    [
+      'due pending payments claimed for reconciliation',
+      (db) =>
+        claimDuePayments(db, ['sandbox-card', 'sandbox-crypto'], new Date(now.getTime() + 180_000)),
     ],
     [
       'payments waiting for an admin',

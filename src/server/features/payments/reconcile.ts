@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { payments, type Payment } from '../../db/schema/payments.ts';
+import type { Database } from '../../db/client.ts';
+import { payments, type Payment, type PaymentProviderName } from '../../db/schema/payments.ts';
 import type { PaymentDeps } from './service.ts';
 import { cardUpdate, cryptoUpdate, settlePayment, type UpdateResult } from './settle.ts';
 
@@ -26,9 +27,12 @@ export interface ReconcileReport {
  * forward in the same statement's transaction, rows locked with `SKIP LOCKED`: several instances
  * running this at once take disjoint payments.
  */
-async function claimDuePayments(deps: PaymentDeps, now: Date): Promise<Payment[]> {
-  const { ctx, providers } = deps;
-  return ctx.db.transaction(async (tx) => {
+export async function claimDuePayments(
+  db: Database,
+  providers: readonly PaymentProviderName[],
+  now: Date,
+): Promise<Payment[]> {
+  return db.transaction(async (tx) => {
     const due = await tx
       .select({ id: payments.id })
       .from(payments)
@@ -37,7 +41,7 @@ async function claimDuePayments(deps: PaymentDeps, now: Date): Promise<Payment[]
           eq(payments.status, 'pending'),
           lte(payments.nextCheckAt, now),
           gt(payments.createdAt, new Date(now.getTime() - GIVE_UP_AFTER_MS)),
-          inArray(payments.provider, [providers.card.name, providers.crypto.name]),
+          inArray(payments.provider, [...providers]),
         ),
       )
       .orderBy(payments.nextCheckAt)
@@ -79,7 +83,9 @@ export async function reconcileDuePayments(
   now: Date = deps.ctx.clock(),
 ): Promise<ReconcileReport> {
   const report: ReconcileReport = { checked: 0, credited: 0, failed: 0 };
-  for (const payment of await claimDuePayments(deps, now)) {
+  const { ctx, providers } = deps;
+  const due = await claimDuePayments(ctx.db, [providers.card.name, providers.crypto.name], now);
+  for (const payment of due) {
     try {
       const result = await checkPayment(deps, payment);
       report.checked += 1;
