@@ -54,8 +54,17 @@ const roomOf = (challengeId: number) => `challenge:${challengeId}`;
  */
 function gateAdapterPool(pool: pg.Pool): { pool: pg.Pool; shut(): void; releaseAll(): void } {
   let shut = false;
-  const out = new Set<pg.PoolClient>();
-  pool.on('release', (_error, client) => out.delete(client as pg.PoolClient));
+  // What the pool has handed out and not yet taken back, kept from its own events. A client can
+  // be given back (its connection failed) before the adapter's `await connect()` even resumes,
+  // so "handed to the adapter" alone does not mean "still out".
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client as pg.PoolClient));
+  pool.on('release', (_error, client) => checkedOut.delete(client as pg.PoolClient));
+  const listeners = new Set<pg.PoolClient>();
+  const giveBack = (client: pg.PoolClient) => {
+    listeners.delete(client);
+    if (checkedOut.has(client)) client.release(true);
+  };
   const never = () => new Promise<never>(() => {});
   const gated = {
     query: pool.query.bind(pool),
@@ -63,10 +72,10 @@ function gateAdapterPool(pool: pg.Pool): { pool: pg.Pool; shut(): void; releaseA
       if (shut) return never();
       const client = await pool.connect();
       if (shut) {
-        client.release(true);
+        giveBack(client);
         return never();
       }
-      out.add(client);
+      listeners.add(client);
       return client;
     },
   };
@@ -77,7 +86,7 @@ function gateAdapterPool(pool: pg.Pool): { pool: pg.Pool; shut(): void; releaseA
       shut = true;
     },
     releaseAll: () => {
-      for (const client of out) client.release(true);
+      for (const client of listeners) giveBack(client);
     },
   };
 }
