@@ -16,6 +16,7 @@ import type { AppContext } from '../../context.ts';
 import { isAllowedOrigin } from '../../plugins/origin-guard.ts';
 import { findSessionUser, SESSION_COOKIE } from '../auth/sessions.ts';
 import { findChallengeRow } from '../challenges/repository.ts';
+import { gateAdapterPool } from './adapter-pool-gate.ts';
 
 interface VoiceSocketData {
   userId: number;
@@ -43,53 +44,6 @@ export type VoiceServer = Server<
 >;
 
 const roomOf = (challengeId: number) => `challenge:${challengeId}`;
-
-/**
- * The adapter opens its LISTEN connection in the background, at start-up and after every failure,
- * and only gives back the one it has finished setting up. A connection still being set up when
- * the adapter closes would be kept for ever, and the pool could never end: shutdown would hang.
- * Through this gate, connections still out after the adapter closed are closed here, and one asked
- * for after that is closed on arrival while the adapter's request never completes: an unsettled
- * promise holds no timer, so the adapter's retry loop stops there instead of re-arming itself.
- */
-function gateAdapterPool(pool: pg.Pool): { pool: pg.Pool; shut(): void; releaseAll(): void } {
-  let shut = false;
-  // What the pool has handed out and not yet taken back, kept from its own events. A client can
-  // be given back (its connection failed) before the adapter's `await connect()` even resumes,
-  // so "handed to the adapter" alone does not mean "still out".
-  const checkedOut = new Set<pg.PoolClient>();
-  pool.on('acquire', (client) => checkedOut.add(client as pg.PoolClient));
-  pool.on('release', (_error, client) => checkedOut.delete(client as pg.PoolClient));
-  const listeners = new Set<pg.PoolClient>();
-  const giveBack = (client: pg.PoolClient) => {
-    listeners.delete(client);
-    if (checkedOut.has(client)) client.release(true);
-  };
-  const never = () => new Promise<never>(() => {});
-  const gated = {
-    query: pool.query.bind(pool),
-    connect: async (): Promise<pg.PoolClient> => {
-      if (shut) return never();
-      const client = await pool.connect();
-      if (shut) {
-        giveBack(client);
-        return never();
-      }
-      listeners.add(client);
-      return client;
-    },
-  };
-  return {
-    // The adapter uses nothing of the pool but connect() and query().
-    pool: gated as unknown as pg.Pool,
-    shut: () => {
-      shut = true;
-    },
-    releaseAll: () => {
-      for (const client of listeners) giveBack(client);
-    },
-  };
-}
 
 /**
  * @fastify/websocket routes every upgrade through Fastify, where /socket.io/ has no route, so it
