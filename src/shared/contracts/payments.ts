@@ -72,6 +72,8 @@ export const paymentsConfigResponseSchema = z.object({
   crypto: z.object({
     enabled: z.boolean(),
     mode: z.enum(['nowpayments', 'sandbox']),
+    /** The coin players send (e.g. btc): what a fallback report names. */
+    payCurrency: z.string(),
   }),
 });
 export type PaymentsConfig = z.infer<typeof paymentsConfigResponseSchema>;

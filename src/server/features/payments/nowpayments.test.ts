@@ -186,7 +186,7 @@ describe('crypto deposits through NOWPayments', () => {
       publicKeyPattern: 'XXXXXXX-XXXXXXX-XXXXXXX-XXXXXXX',
     });
     expect((await agent.get('/api/payments/config')).json()).toMatchObject({
-      crypto: { enabled: true, mode: 'nowpayments' },
+      crypto: { enabled: true, mode: 'nowpayments', payCurrency: 'btc' },
     });
     const sandbox = await agent.post('/api/sandbox/crypto/123/simulate', { status: 'finished' });
     expect(sandbox.statusCode).toBe(404);
@@ -196,10 +196,18 @@ describe('crypto deposits through NOWPayments', () => {
     const down = await createTestApp({
       database: t.database,
       clock: () => new Date(nowMs),
-      env: { NOWPAYMENTS_API_KEY: FAKE_NOWPAYMENTS_KEY, NOWPAYMENTS_API_BASE: np.url },
+      env: {
+        NOWPAYMENTS_API_KEY: FAKE_NOWPAYMENTS_KEY,
+        NOWPAYMENTS_API_BASE: np.url,
+        NOWPAYMENTS_PAY_CURRENCY: 'ltc',
+      },
     });
     try {
       const { agent } = await signUp(down.app);
+      // The coin configured is the one the client names in a fallback report.
+      expect((await agent.get('/api/payments/config')).json()).toMatchObject({
+        crypto: { payCurrency: 'ltc' },
+      });
       np.failure = NOWPAYMENTS_FAILURES.serverError;
       expect((await agent.get('/api/crypto-status')).json()).toMatchObject({
         isConfigured: false,

@@ -87,7 +87,11 @@ export const paymentRoutes =
           publishableKey:
             providers.card.mode === 'stripe' ? (ctx.env.STRIPE_PUBLISHABLE_KEY ?? null) : null,
         },
-        crypto: { enabled: ctx.env.CRYPTO_PAYMENTS_ENABLED, mode: providers.crypto.mode },
+        crypto: {
+          enabled: ctx.env.CRYPTO_PAYMENTS_ENABLED,
+          mode: providers.crypto.mode,
+          payCurrency: providers.crypto.payCurrency,
+        },
       }),
     );
 

@@ -42,7 +42,7 @@ describe('payment configuration', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       card: { enabled: true, mode: 'sandbox', publishableKey: null },
-      crypto: { enabled: true, mode: 'sandbox' },
+      crypto: { enabled: true, mode: 'sandbox', payCurrency: 'btc' },
     });
     expect((await agent.get('/api/crypto-status')).json()).toEqual({
       isConfigured: true,

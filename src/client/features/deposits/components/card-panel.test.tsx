@@ -88,7 +88,7 @@ describe('deposit funds: the sandbox card form', () => {
       'GET /api/payments/config': () =>
         jsonResponse(200, {
           card: { enabled: true, mode: 'stripe', publishableKey: 'pk_test_123' },
-          crypto: { enabled: true, mode: 'nowpayments' },
+          crypto: { enabled: true, mode: 'nowpayments', payCurrency: 'btc' },
         }),
     });
     const { dialog } = await openCardPanel();
@@ -166,7 +166,7 @@ describe('deposit funds: the sandbox card form', () => {
   ])('says PAYMENT SERVICE UNAVAILABLE when %s', async (_case, card) => {
     const api = serve({
       'GET /api/payments/config': () =>
-        jsonResponse(200, { card, crypto: { enabled: true, mode: 'sandbox' } }),
+        jsonResponse(200, { card, crypto: { enabled: true, mode: 'sandbox', payCurrency: 'btc' } }),
     });
     const { dialog } = await openCardPanel();
 

@@ -8,6 +8,7 @@ import { jsonResponse, renderInApp } from '#client/test-utils/render-app.tsx';
 import {
   makeCryptoPayment,
   SANDBOX_ADDRESS,
+  SANDBOX_CONFIG,
   stubPaymentsApi,
   type PaymentRoutes,
 } from '../testing/payments-api.ts';
@@ -221,6 +222,21 @@ describe('deposit funds: creating the crypto payment', () => {
     const [toast] = visibleToasts();
     expect(toast).toHaveTextContent('CRYPTO DEPOSIT INITIATED');
     expect(opened).not.toHaveBeenCalled();
+  });
+
+  it('names the coin the server is configured with in the fallback report', async () => {
+    const api = serve({
+      'GET /api/payments/config': () =>
+        jsonResponse(200, {
+          ...SANDBOX_CONFIG,
+          crypto: { enabled: true, mode: 'nowpayments', payCurrency: 'ltc' },
+        }),
+      [CREATE]: () => jsonResponse(503, { code: 'SERVICE_UNAVAILABLE', message: 'down' }),
+    });
+    await openCreatedPayment();
+    expect(api.requestsTo(NOTIFY).map((request) => request.body)).toEqual([
+      { amount: '25.00', currency: 'ltc' },
+    ]);
   });
 
   it('opens the operator’s payment page in a new window when the server gives one', async () => {

@@ -196,15 +196,17 @@ function CryptoPaymentView({
 function CryptoCheckout({
   amountCents,
   sandbox,
+  payCurrency,
   onCancel,
   onDone,
 }: {
   amountCents: Cents;
   sandbox: boolean;
+  payCurrency: string;
   onCancel: () => void;
   onDone: () => void;
 }) {
-  const { state, retry } = useCryptoDeposit(amountCents);
+  const { state, retry } = useCryptoDeposit(amountCents, payCurrency);
   if (state.kind === 'creating') {
     return (
       <div className="space-y-2">
@@ -283,6 +285,7 @@ export function CryptoPanel({ amountCents, onCancel, onDone }: CryptoPanelProps)
     <CryptoCheckout
       amountCents={amountCents}
       sandbox={config.data.crypto.mode === 'sandbox'}
+      payCurrency={config.data.crypto.payCurrency}
       onCancel={onCancel}
       onDone={onDone}
     />

@@ -97,7 +97,7 @@ describe('deposit funds: the amount entry', () => {
       'GET /api/payments/config': () =>
         jsonResponse(200, {
           card: { enabled: true, mode: 'stripe', publishableKey: 'pk_test_123' },
-          crypto: { enabled: true, mode: 'nowpayments' },
+          crypto: { enabled: true, mode: 'nowpayments', payCurrency: 'btc' },
         }),
     });
     const { user, dialog, queryClient } = await openDialog();

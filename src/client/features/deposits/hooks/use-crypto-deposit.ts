@@ -11,7 +11,6 @@ import {
   CRYPTO_COOLDOWN_PROBLEM,
   CRYPTO_TOO_SMALL_PROBLEM,
   cryptoCreationProblem,
-  FALLBACK_CRYPTO_CURRENCY,
   isCryptoServiceFailure,
   type CryptoProblem,
 } from '../lib/crypto-deposit.ts';
@@ -40,13 +39,10 @@ function newAttempt(id: number, amountCents: Cents): Attempt {
  * operator's payment page, when the server gives one, opens in a new window. A report that fails
  * too changes nothing on screen: the panel already shows why the payment failed.
  */
-async function reportDepositForFollowUp(amountCents: Cents): Promise<void> {
+async function reportDepositForFollowUp(amountCents: Cents, currency: string): Promise<void> {
   let paymentUrl: string | null;
   try {
-    ({ paymentUrl } = await notifyCryptoDeposit({
-      amountCents,
-      currency: FALLBACK_CRYPTO_CURRENCY,
-    }));
+    ({ paymentUrl } = await notifyCryptoDeposit({ amountCents, currency }));
   } catch {
     return;
   }
@@ -61,7 +57,10 @@ async function reportDepositForFollowUp(amountCents: Cents): Promise<void> {
  * mount through a cancellable timer means a panel closed within that second (or React's
  * development double mount) creates nothing.
  */
-export function useCryptoDeposit(amountCents: Cents): {
+export function useCryptoDeposit(
+  amountCents: Cents,
+  payCurrency: string,
+): {
   state: CryptoDepositState;
   retry: () => void;
 } {
@@ -70,7 +69,7 @@ export function useCryptoDeposit(amountCents: Cents): {
     mutationFn: () => createCryptoPayment(amountCents),
     onError: (error) => {
       recordCryptoPaymentError();
-      if (isCryptoServiceFailure(error)) void reportDepositForFollowUp(amountCents);
+      if (isCryptoServiceFailure(error)) void reportDepositForFollowUp(amountCents, payCurrency);
     },
   });
   const { mutate, reset } = create;

@@ -63,13 +63,6 @@ export function isCryptoServiceFailure(error: unknown): boolean {
 }
 
 /**
- * The coin a reported deposit names. The server picks the coin of created payments
- * (NOWPAYMENTS_PAY_CURRENCY, btc unless configured) and the payments config does not say which,
- * so a report falls back to that default.
- */
-export const FALLBACK_CRYPTO_CURRENCY = 'btc';
-
-/**
  * A coin amount as the player must type it into a wallet: every decimal the provider gave, never
  * an exponent ("0.0000005", not "5e-7"), no grouping.
  */

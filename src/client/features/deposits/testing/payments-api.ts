@@ -13,7 +13,7 @@ import {
 
 export const SANDBOX_CONFIG: PaymentsConfig = {
   card: { enabled: true, mode: 'sandbox', publishableKey: null },
-  crypto: { enabled: true, mode: 'sandbox' },
+  crypto: { enabled: true, mode: 'sandbox', payCurrency: 'btc' },
 };
 
 export const CRYPTO_CONFIGURED: CryptoStatusResponse = {

@@ -145,6 +145,7 @@ export function createNowPaymentsProvider(options: NowPaymentsOptions): NowPayme
   return {
     name: 'nowpayments',
     mode: 'nowpayments',
+    payCurrency: options.payCurrency,
 
     async createPayment({ userId, amountCents, orderId }) {
       const json = await request('POST', '/v1/payment', {

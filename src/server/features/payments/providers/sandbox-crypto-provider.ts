@@ -32,6 +32,7 @@ const SANDBOX_CRYPTO_LIFETIME_MS = 20 * 60_000;
  * satoshis and the amounts shown are reproducible.
  */
 const SATOSHIS_PER_CENT = 20n;
+const SANDBOX_PAY_CURRENCY = 'btc';
 const SATOSHIS_PER_BTC = 100_000_000n;
 const BECH32_CHARS = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const PAID: ReadonlySet<CryptoPaymentStatus> = new Set(['confirmed', 'sending', 'finished']);
@@ -102,6 +103,7 @@ export function createSandboxCryptoProvider(
   return {
     name: 'sandbox-crypto',
     mode: 'sandbox',
+    payCurrency: SANDBOX_PAY_CURRENCY,
 
     async createPayment({ userId, amountCents }) {
       const now = clock();
@@ -116,7 +118,7 @@ export function createSandboxCryptoProvider(
           amountCents,
           currency: 'usd',
           status: 'waiting',
-          payCurrency: 'btc',
+          payCurrency: SANDBOX_PAY_CURRENCY,
           payAmount: btcText(amountCents * SATOSHIS_PER_CENT),
           payAddress: sandboxAddress(),
           expiresAt: new Date(now.getTime() + SANDBOX_CRYPTO_LIFETIME_MS),

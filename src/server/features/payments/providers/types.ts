@@ -65,6 +65,8 @@ export interface CryptoPaymentRecord {
 export interface CryptoProvider {
   readonly name: 'nowpayments' | 'sandbox-crypto';
   readonly mode: 'nowpayments' | 'sandbox';
+  /** The coin players are asked to send, as the provider's lower-case code (e.g. btc). */
+  readonly payCurrency: string;
   createPayment(input: {
     userId: number;
     amountCents: bigint;
