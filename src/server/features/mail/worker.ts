@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Database } from '../../db/client.ts';
 import { outbox } from '../../db/schema/outbox.ts';
+import { startPeriodicWorker } from '../../lib/periodic-worker.ts';
 
 export interface MailMessage {
   id: string;
@@ -105,34 +106,17 @@ export async function deliverDueMail(
   return sent;
 }
 
-/**
- * Runs `deliverDueMail` on an interval until stopped. A full batch means more mail may be due,
- * so the worker goes on at once instead of waiting for the next tick: one batch per tick would
- * cap delivery at 20 mails per interval, and a busy evening would build a backlog that never ends.
- */
+/** Runs `deliverDueMail` on an interval until stopped (see `startPeriodicWorker`). */
 export function startMailWorker(
   db: Database,
   transport: MailTransport,
   log: WorkerLogger,
   intervalMs = 10_000,
 ): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const drain = async () => {
-    while (!stopped) {
-      const sent = await deliverDueMail(db, transport, new Date(), log);
-      if (sent < BATCH) return;
-    }
-  };
-  const timer = setInterval(() => {
-    running = running
-      .then(drain)
-      .catch((error: unknown) => log.error({ err: error }, 'mail worker failed'));
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicWorker({
+    pass: () => deliverDueMail(db, transport, new Date(), log),
+    batch: BATCH,
+    intervalMs,
+    onError: (error) => log.error({ err: error }, 'mail worker failed'),
+  });
 }

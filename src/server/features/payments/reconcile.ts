@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { payments, type Payment, type PaymentProviderName } from '../../db/schema/payments.ts';
-import type { PaymentDeps } from './service.ts';
+import { startPeriodicWorker } from '../../lib/periodic-worker.ts';
+import { logMismatch, type PaymentDeps } from './service.ts';
 import { cardUpdate, cryptoUpdate, settlePayment, type UpdateResult } from './settle.ts';
 
 /**
@@ -89,12 +89,8 @@ export async function reconcileDuePayments(
     try {
       const result = await checkPayment(deps, payment);
       report.checked += 1;
-      if (result.kind === 'mismatch') {
-        deps.log.error(
-          { paymentId: payment.id, reason: result.reason, source: 'reconciliation' },
-          'payment report disagrees with our record: not credited',
-        );
-      } else if (result.kind === 'applied' && result.credited && !result.replayed) {
+      logMismatch(deps, result, 'reconciliation');
+      if (result.kind === 'applied' && result.credited && !result.replayed) {
         report.credited += 1;
         deps.log.info({ paymentId: payment.id }, 'pending payment credited by reconciliation');
       }
@@ -109,32 +105,18 @@ export async function reconcileDuePayments(
   return report;
 }
 
-/**
- * Runs `reconcileDuePayments` on an interval until the returned function is called; a full
- * batch goes on at once, so a backlog drains without waiting for the next tick.
- */
+/** Runs `reconcileDuePayments` on an interval until stopped (see `startPeriodicWorker`). */
 export function startPaymentReconciliation(
   deps: PaymentDeps,
-  log: FastifyBaseLogger,
   intervalMs: number,
 ): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const drain = async () => {
-    while (!stopped) {
+  return startPeriodicWorker({
+    pass: async () => {
       const report = await reconcileDuePayments(deps);
-      if (report.checked + report.failed < RECONCILE_BATCH) return;
-    }
-  };
-  const timer = setInterval(() => {
-    running = running
-      .then(drain)
-      .catch((error: unknown) => log.error({ err: error }, 'payment reconciliation failed'));
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+      return report.checked + report.failed;
+    },
+    batch: RECONCILE_BATCH,
+    intervalMs,
+    onError: (error) => deps.log.error({ err: error }, 'payment reconciliation failed'),
+  });
 }

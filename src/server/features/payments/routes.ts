@@ -58,7 +58,7 @@ export const paymentRoutes =
     if (reconcileEveryMs) {
       let stop: (() => Promise<void>) | undefined;
       app.addHook('onReady', async () => {
-        stop = startPaymentReconciliation(deps, app.log, reconcileEveryMs);
+        stop = startPaymentReconciliation(deps, reconcileEveryMs);
       });
       app.addHook('onClose', async () => stop?.());
     }

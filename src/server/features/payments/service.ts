@@ -89,7 +89,8 @@ async function throttle(deps: PaymentDeps, rule: RateRule, userId: number): Prom
   }
 }
 
-function logMismatch(deps: PaymentDeps, result: UpdateResult, source: string): void {
+/** Logs a provider report that disagrees with our record (nothing was credited). */
+export function logMismatch(deps: PaymentDeps, result: UpdateResult, source: string): void {
   if (result.kind === 'mismatch') {
     deps.log.error(
       { paymentId: result.payment.id, reason: result.reason, source },
