@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
 import { createPostgresBus, type AppEvent, type EventBus } from './event-bus.ts';
@@ -44,6 +45,25 @@ describe.runIf(onPostgres)('the PostgreSQL event bus', () => {
     expect(await arrived).toEqual(events);
   });
 
+  it('delivers an instance its own events at once, and once', async () => {
+    const own: AppEvent[] = [];
+    const unsubscribe = sender.subscribe((event) => own.push(event));
+    const event: AppEvent = { type: 'user-changed', userId: 42 };
+    const arrived = collect(1);
+    const published = sender.publish(event);
+    // Before the NOTIFY has even left: a cache on this instance is current before it answers.
+    expect(own).toEqual([event]);
+    await published;
+    expect(await arrived).toEqual([event]);
+    // The copy that came back through this instance's own LISTEN connection was skipped. A
+    // second event, published after, proves the first one's echo had its chance to arrive.
+    const marker = collect(1);
+    await sender.publish({ type: 'user-changed', userId: 43 });
+    await marker;
+    unsubscribe();
+    expect(own).toEqual([event, { type: 'user-changed', userId: 43 }]);
+  });
+
   it('splits a burst too large for one NOTIFY and loses none of it', async () => {
     // About 90 bytes each: 500 of them need several 8 kB payloads.
     const events: AppEvent[] = Array.from({ length: 500 }, (_, i) => ({
@@ -55,5 +75,52 @@ describe.runIf(onPostgres)('the PostgreSQL event bus', () => {
     const arrived = collect(events.length);
     await Promise.all(events.map((event) => sender.publish(event)));
     expect(await arrived).toEqual(events);
+  });
+
+  it('tells its own instance that events may have been missed when its connection came back', async () => {
+    const missed = new Promise<AppEvent>((resolve) => {
+      const unsubscribe = receiver.subscribe((event) => {
+        if (event.type !== 'events-missed') return;
+        unsubscribe();
+        resolve(event);
+      });
+    });
+    // Every listening connection of this database is cut, as a failover would.
+    await database.pool!.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where datname = current_database() and query like 'LISTEN%' and pid <> pg_backend_pid()`,
+    );
+    expect(await missed).toEqual({ type: 'events-missed' });
+    // And it hears events again.
+    const arrived = collect(1);
+    await sender.publish({ type: 'user-changed', userId: 7 });
+    expect(await arrived).toEqual([{ type: 'user-changed', userId: 7 }]);
+  });
+
+  it('gives back the connection a reconnect is opening when it is closed meanwhile', async () => {
+    const pool = new pg.Pool({ ...database.pool!.options, application_name: 'bus-closed-early' });
+    const bus = await createPostgresBus(pool, silent);
+    // The reconnect's request for a connection is held until the bus is closing.
+    let reconnectStarted!: () => void;
+    const started = new Promise<void>((resolve) => (reconnectStarted = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const connect = pool.connect.bind(pool);
+    vi.spyOn(pool, 'connect').mockImplementation(async () => {
+      reconnectStarted();
+      await held;
+      return connect();
+    });
+    await database.pool!.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where application_name = 'bus-closed-early' and query like 'LISTEN%'`,
+    );
+    await started;
+    const closing = bus.close();
+    release();
+    await closing;
+    // Nothing is still checked out: the pool can end.
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    await pool.end();
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 
@@ -12,7 +13,14 @@ export type AppEvent =
   /** Every session of the user ended (deletion, admin action): close all their sockets. */
   | { type: 'sessions-revoked'; userId: number }
   /** One session ended (logout): close the sockets opened with it. */
-  | { type: 'session-revoked'; tokenHash: string };
+  | { type: 'session-revoked'; tokenHash: string }
+  /** A user's account details changed: copies of the account held in memory are out of date. */
+  | { type: 'user-changed'; userId: number }
+  /**
+   * Never published: a PostgreSQL bus tells its own instance that its listening connection was
+   * re-opened, so events may have been missed; whatever was derived from them must be dropped.
+   */
+  | { type: 'events-missed' };
 
 export type EventHandler = (event: AppEvent) => void;
 
@@ -26,22 +34,30 @@ const CHANNEL = 'app_events';
 // PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
 const PAYLOAD_BYTES_MAX = 7900;
 
-/** Serialized events as JSON arrays, each small enough for one NOTIFY. */
-function batches(events: string[]): string[] {
+/** What one NOTIFY carries: the events of one instance, which skips its own. */
+interface Envelope {
+  source: string;
+  events: AppEvent[];
+}
+
+/** Serialized events in envelopes from `source`, each small enough for one NOTIFY. */
+function batches(source: string, events: string[]): string[] {
+  const open = `{"source":${JSON.stringify(source)},"events":[`;
+  const payload = (batch: string[]) => `${open}${batch.join(',')}]}`;
   const payloads: string[] = [];
   let current: string[] = [];
-  let bytes = 2;
+  let bytes = open.length + 2;
   for (const event of events) {
     const size = Buffer.byteLength(event) + 1;
     if (current.length > 0 && bytes + size > PAYLOAD_BYTES_MAX) {
-      payloads.push(`[${current.join(',')}]`);
+      payloads.push(payload(current));
       current = [];
-      bytes = 2;
+      bytes = open.length + 2;
     }
     current.push(event);
     bytes += size;
   }
-  if (current.length > 0) payloads.push(`[${current.join(',')}]`);
+  if (current.length > 0) payloads.push(payload(current));
   return payloads;
 }
 
@@ -77,23 +93,33 @@ interface BusLogger {
 
 /**
  * Events through PostgreSQL LISTEN/NOTIFY, so that every instance sharing the database hears
- * every event, its own included (it is delivered back through its own listening connection).
- * The listening connection is re-opened after a failure; events sent while it was down are lost,
- * which only delays a live update: balances and lists are always read from the database.
+ * every event. An instance's own events reach its subscribers at once, as on the local bus (a
+ * cache it keeps is current before the request that changed it answers), and are skipped when
+ * they come back through its listening connection. That connection is re-opened after a failure;
+ * events sent while it was down are lost, which `events-missed` tells the subscribers.
  */
 export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promise<EventBus> {
   const dispatcher = new LocalDispatcher();
+  const source = randomUUID();
   let closed = false;
   let listener: pg.PoolClient | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
+  // The reconnect under way, if any: `close` waits for it, or the connection it is opening would
+  // stay checked out of the pool after the bus is closed, and the pool could never end.
+  let reconnecting: Promise<void> | undefined;
 
-  const connect = async (): Promise<void> => {
+  const connect = async (afterFailure: boolean): Promise<void> => {
     const client = await pool.connect();
+    if (closed) {
+      client.release(true);
+      return;
+    }
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
       try {
-        const events = JSON.parse(message.payload) as AppEvent | AppEvent[];
-        for (const event of Array.isArray(events) ? events : [events]) dispatcher.dispatch(event);
+        const envelope = JSON.parse(message.payload) as Envelope;
+        if (envelope.source === source) return;
+        for (const event of envelope.events) dispatcher.dispatch(event);
       } catch (error) {
         logger.warn({ err: error }, 'unreadable event on the bus');
       }
@@ -117,21 +143,26 @@ export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promi
       }
       throw error;
     }
+    if (afterFailure && !closed) dispatcher.dispatch({ type: 'events-missed' });
   };
 
   const scheduleReconnect = (delayMs: number): void => {
     if (closed || retryTimer) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
-      connect().catch((error: unknown) => {
-        logger.error({ err: error }, 'event bus reconnect failed');
-        scheduleReconnect(Math.min(delayMs * 2, 30_000));
-      });
+      reconnecting = connect(true)
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'event bus reconnect failed');
+          scheduleReconnect(Math.min(delayMs * 2, 30_000));
+        })
+        .finally(() => {
+          reconnecting = undefined;
+        });
     }, delayMs);
     retryTimer.unref();
   };
 
-  await connect();
+  await connect(false);
 
   // Events published while a NOTIFY is on its way wait and leave together in the next one: under
   // load, one statement carries the events of many transactions (one NOTIFY per event cost a
@@ -143,13 +174,14 @@ export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promi
     const events = queued;
     queued = [];
     next = undefined;
-    for (const payload of batches(events)) {
+    for (const payload of batches(source, events)) {
       await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
     }
   };
 
   return {
     publish: (event) => {
+      dispatcher.dispatch(event);
       queued.push(JSON.stringify(event));
       if (!next) {
         next = inFlight.then(flush, flush);
@@ -161,6 +193,9 @@ export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promi
     close: async () => {
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
+      // Once closed, a reconnect under way gives its connection back itself; waiting for it
+      // means the pool has it back before this returns.
+      await reconnecting;
       // Events already published still leave before the pool closes.
       await inFlight.catch(() => undefined);
       if (listener) {
