@@ -68,7 +68,11 @@ export const securityHeaders = fp(
   async (app: FastifyInstance, options: SecurityHeadersOptions) => {
     const policy = contentSecurityPolicy(options);
     const https = options.publicUrl?.startsWith('https:') === true;
-    app.addHook('onSend', async (_request, reply, payload) => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      // API answers are one person's data: no shared cache may keep them, and the browser asks
+      // again rather than reuse one (a route that means otherwise says so itself).
+      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+        void reply.header('cache-control', 'no-store');
       if (!reply.hasHeader('content-security-policy'))
         void reply.header('content-security-policy', policy);
       void reply.header('x-content-type-options', 'nosniff');

@@ -74,6 +74,15 @@ describe('security headers', () => {
     }
   });
 
+  it('API answers, signed in or not, are never stored by a cache', async () => {
+    const player = new Agent(t.app);
+    await player.post('/api/register', registration());
+    for (const url of ['/api/health', '/api/user', '/api/challenges?status=open', '/api/nope']) {
+      const response = await player.get(url);
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
   it('the policy allows only this origin to run code and nobody to frame the app', () => {
     const csp = directives(contentSecurityPolicy({ publicUrl: undefined, stripeEnabled: false }));
     expect(csp.get('default-src')).toEqual(["'self'"]);
