@@ -164,7 +164,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     limits: { fileSize: UPLOAD_BYTES_MAX, files: 1, fields: 5, parts: 6 },
   });
   await app.register(originGuard, { publicOrigin: ctx.publicOrigin });
-  await app.register(accessControl, { db: ctx.db, policy: ctx.sessionPolicy, clock: ctx.clock });
+  const forgetStaleSessions = bus.subscribe((event) => ctx.sessionCache.handle(event));
+  await app.register(accessControl, {
+    db: ctx.db,
+    policy: ctx.sessionPolicy,
+    cache: ctx.sessionCache,
+    clock: ctx.clock,
+  });
 
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
@@ -219,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.addHook('onClose', async () => {
+    forgetStaleSessions();
     if (!options.bus) await bus.close();
   });
 

@@ -1,6 +1,7 @@
 import type { Database, DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { SessionPolicy } from './features/auth/sessions.ts';
+import { SessionCache } from './features/auth/session-cache.ts';
 import { createLedger, type Ledger } from './features/ledger/ledger.ts';
 import type { EventBus } from './lib/event-bus.ts';
 import type { RateRule } from './lib/rate-limiter.ts';
@@ -37,6 +38,8 @@ export interface AppContext {
   ledger: Ledger;
   clock: () => Date;
   sessionPolicy: SessionPolicy;
+  /** Sessions this instance checked in the last seconds (kept current by `bus` events). */
+  sessionCache: SessionCache;
   rateLimits: RateLimits;
   /** The origin of PUBLIC_URL: allowed for unsafe requests, and https there means Secure cookies. */
   publicOrigin: string | undefined;
@@ -67,6 +70,7 @@ export function createAppContext(options: {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,
       maxAgeMs: env.SESSION_MAX_DAYS * 86_400_000,
     },
+    sessionCache: new SessionCache(),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     publicOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
   };

@@ -42,12 +42,11 @@ async function main(): Promise<void> {
   }
   await runMigrations(database);
 
+  const bus = database.pool ? await createPostgresBus(database.pool, log) : createLocalBus();
   if (env.ADMIN_USERNAME && env.ADMIN_PASSWORD) {
-    const outcome = await ensureAdmin(database.db, env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
+    const outcome = await ensureAdmin(database.db, bus, env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
     log.info({ username: env.ADMIN_USERNAME, outcome }, 'first admin checked');
   }
-
-  const bus = database.pool ? await createPostgresBus(database.pool, log) : createLocalBus();
   const app = await buildApp({
     env,
     database,

@@ -185,6 +185,24 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): 
   }
 }
 
+/**
+ * `waitFor` with a deadline: what an event carries across instances must arrive well before
+ * the few seconds after which a cache entry would have expired anyway.
+ */
+async function arrivesWithin<T>(
+  ms: number,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(value)} after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe.skipIf(unreachable !== null)('two instances on one PostgreSQL', () => {
   const databaseName = `skillstake_mi_${process.pid}`;
   const databaseUrl = (() => {
@@ -340,6 +358,36 @@ describe.skipIf(unreachable !== null)('two instances on one PostgreSQL', () => {
           `<challenge-result:${challengeId}:${bob.id}@skillstake>`,
         ].sort(),
       );
+
+      // Each instance keeps pages of open challenges and checked sessions in memory: a new
+      // challenge on A is on the page B serves, and a logout on A ends the session on B, at once
+      // (the caches' time to live is 5 s for pages and 10 s for sessions).
+      const openOnB = async () => {
+        const page = await bob.request('GET', '/api/challenges?status=open');
+        return ((await page.json()) as Array<{ id: number }>).map((challenge) => challenge.id);
+      };
+      const before = await openOnB();
+      const another = await alice.request('POST', '/api/challenges', {
+        game: 'Chess',
+        amount: 1,
+        gamerTag: 'alice_again',
+        phoneNumber: '+1 555 010 1234',
+        console: 'PC',
+      });
+      expect(another.status).toBe(201);
+      const { id: anotherId } = (await another.json()) as { id: number };
+      expect(await arrivesWithin(2_000, openOnB, (ids) => ids[0] === anotherId)).toEqual([
+        anotherId,
+        ...before,
+      ]);
+
+      const aliceOnBUser = () =>
+        fetch(`${b.baseUrl}/api/user`, { headers: { cookie: alice.cookie } }).then(
+          (response) => response.status,
+        );
+      expect(await aliceOnBUser()).toBe(200);
+      expect((await alice.request('POST', '/api/logout')).status).toBe(204);
+      expect(await arrivesWithin(2_000, aliceOnBUser, (status) => status === 401)).toBe(401);
     },
   );
 });

@@ -7,6 +7,7 @@ import type { RateLimits } from '#server/context.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { parseEnv, type Env } from '#server/env.ts';
 import { checkLedgerInvariants } from '#server/features/ledger/invariants.ts';
+import { createLocalBus, type EventBus } from '#server/lib/event-bus.ts';
 import type { RegisterBody } from '#shared/contracts/auth.ts';
 import { openTestDatabase } from './database.ts';
 
@@ -23,6 +24,8 @@ export const GENEROUS_RATE_LIMITS: RateLimits = {
 export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** The app's event bus: what a test changes behind the app's back is announced here. */
+  bus: EventBus;
   env: Env;
   close(): Promise<void>;
 }
@@ -41,14 +44,15 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     ...options.env,
   });
+  const bus = options.bus ?? createLocalBus();
   const app = await buildApp({
     env,
     database,
+    bus,
     logger: false,
     serveClient: false,
     rateLimits: options.rateLimits ?? GENEROUS_RATE_LIMITS,
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.bus ? { bus: options.bus } : {}),
     ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
     ...(options.reconcilePaymentsEveryMs
       ? { reconcilePaymentsEveryMs: options.reconcilePaymentsEveryMs }
@@ -58,9 +62,11 @@ export async function createTestApp(
   return {
     app,
     database,
+    bus,
     env,
     close: async () => {
       await app.close();
+      if (!options.bus) await bus.close();
       if (!options.database) await database.close();
     },
   };

@@ -20,6 +20,7 @@ import {
   findChallengeRow,
   listChallengeRows,
   lockChallenge,
+  lockChallengeWithPlayers,
 } from '#server/features/challenges/repository.ts';
 import { EXTERNAL_CARD, userWallet } from '#server/features/ledger/accounts.ts';
 import { getUserBalanceCents } from '#server/features/ledger/balances.ts';
@@ -197,29 +198,70 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
     // Challenges: the home tabs, the profile's lists, paging, the detail page, the counts.
     [
       'open challenges, first page',
-      (db) => listChallengeRows(db, { viewerId: viewer, status: ['open'], limit: 50 }),
+      (db) =>
+        listChallengeRows(db, {
+          viewerId: viewer,
+          status: ['open'],
+          limit: 50,
+          withBalances: false,
+        }),
+    ],
+    [
+      'open challenges, first page, as an admin sees them (with balances)',
+      (db) =>
+        listChallengeRows(db, {
+          viewerId: viewer,
+          status: ['open'],
+          limit: 50,
+          withBalances: true,
+        }),
     ],
     [
       'open challenges, next page',
       (db) =>
-        listChallengeRows(db, { viewerId: viewer, status: ['open'], limit: 50, before: 50_000 }),
+        listChallengeRows(db, {
+          viewerId: viewer,
+          status: ['open'],
+          limit: 50,
+          before: 50_000,
+          withBalances: false,
+        }),
     ],
     [
       'all challenges, newest first',
-      (db) => listChallengeRows(db, { viewerId: viewer, limit: 50, before: 90_000 }),
+      (db) =>
+        listChallengeRows(db, { viewerId: viewer, limit: 50, before: 90_000, withBalances: false }),
     ],
     [
       'challenges created by the viewer',
-      (db) => listChallengeRows(db, { viewerId: viewer, role: 'created', limit: 50 }),
+      (db) =>
+        listChallengeRows(db, {
+          viewerId: viewer,
+          role: 'created',
+          limit: 50,
+          withBalances: false,
+        }),
     ],
     [
       'challenges accepted by the viewer',
-      (db) => listChallengeRows(db, { viewerId: viewer, role: 'accepted', limit: 50 }),
+      (db) =>
+        listChallengeRows(db, {
+          viewerId: viewer,
+          role: 'accepted',
+          limit: 50,
+          withBalances: false,
+        }),
     ],
     [
       'the viewer’s active challenges',
       (db) =>
-        listChallengeRows(db, { viewerId: viewer, role: 'mine', status: ['accepted'], limit: 50 }),
+        listChallengeRows(db, {
+          viewerId: viewer,
+          role: 'mine',
+          status: ['accepted'],
+          limit: 50,
+          withBalances: false,
+        }),
     ],
     [
       'the viewer’s finished challenges, next page',
@@ -228,11 +270,13 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
           viewerId: viewer,
           role: 'mine',
           status: ['completed', 'disputed'],
+          withBalances: false,
           limit: 50,
           before: 4_242,
         }),
     ],
     ['challenge by id', (db) => findChallengeRow(db, 77_777)],
+    ['challenge locked with its players', (db) => lockChallengeWithPlayers(db, 77_777)],
     ['challenge locked by id', (db) => inTransaction(db, ({ tx }) => lockChallenge(tx, 77_777))],
     ['challenge counts', (db) => countChallenges(db, viewer)],
     // Sessions and users.

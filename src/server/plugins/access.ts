@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import type { User } from '../db/schema/users.ts';
 import { AppError } from '../errors.ts';
+import type { SessionCache } from '../features/auth/session-cache.ts';
 import { findSessionUser, SESSION_COOKIE, type SessionPolicy } from '../features/auth/sessions.ts';
 
 /** Who may call a route. Every API route must say it: the route table is the permission map. */
@@ -30,6 +31,7 @@ export function requireUser(request: FastifyRequest): User {
 export interface AccessOptions {
   db: Database;
   policy: SessionPolicy;
+  cache: SessionCache;
   clock: () => Date;
 }
 
@@ -50,7 +52,7 @@ export const accessControl = fp(
       if (access === undefined || access === 'public') return;
       const token = request.cookies[SESSION_COOKIE];
       const found = token
-        ? await findSessionUser(options.db, token, options.policy, options.clock())
+        ? await findSessionUser(options.db, token, options.policy, options.clock(), options.cache)
         : null;
       if (!found) throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
       request.currentUser = found.user;

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { buildApp, loggerOptions } from '#server/app.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
+import { createLocalBus } from '#server/lib/event-bus.ts';
 import { parseEnv } from '#server/env.ts';
 import { openTestDatabase } from '#tests/helpers/database.ts';
 import { multipart, sampleFile } from '#tests/helpers/multipart.ts';
@@ -328,15 +329,17 @@ describe('structured logs', () => {
       METRICS_TOKEN,
     });
     // The production logger settings, at the chattiest level, writing into memory.
+    const bus = createLocalBus();
     const app = await buildApp({
       env,
       database,
+      bus,
       serveClient: false,
       rateLimits: GENEROUS_RATE_LIMITS,
       logger: { ...(loggerOptions(env) as object), stream },
     });
     await app.ready();
-    const t: TestApp = { app, database, env, close: () => app.close() };
+    const t: TestApp = { app, database, bus, env, close: () => app.close() };
     const secrets: string[] = [METRICS_TOKEN];
     try {
       const password = 'Log-Secret-Password-1';

@@ -19,7 +19,7 @@ let adminId: number;
 beforeAll(async () => {
   t = await createTestApp();
   const username = uniqueUsername('admin');
-  await ensureAdmin(t.database.db, username, 'admin-password');
+  await ensureAdmin(t.database.db, t.bus, username, 'admin-password');
   admin = new Agent(t.app);
   const login = await admin.post('/api/login', { username, password: 'admin-password' });
   adminId = login.json().id;

@@ -43,6 +43,7 @@ export const adminChallengeRoutes =
         const rows = await listChallengeRows(ctx.db, {
           viewerId: admin.id,
           status: ['completed'],
+          withBalances: true,
           ...request.query,
         });
         return rows.map((row) => toChallengeView(row, admin));
@@ -63,6 +64,7 @@ export const adminChallengeRoutes =
         const rows = await listChallengeRows(ctx.db, {
           viewerId: admin.id,
           status: ['disputed'],
+          withBalances: true,
           ...request.query,
         });
         const escrows = await escrowBalances(

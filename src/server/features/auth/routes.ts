@@ -41,7 +41,14 @@ export const authRoutes =
       // A sign-in always gets a fresh token; any token the browser had before is revoked, so a
       // token planted before login (session fixation) is worthless afterwards.
       const previous = request.cookies[SESSION_COOKIE];
-      if (previous) await revokeSession(db, hashToken(previous));
+      if (previous) {
+        const tokenHash = hashToken(previous);
+        await revokeSession(db, tokenHash);
+        await ctx.bus.publish({
+          type: 'session-revoked',
+          tokenHash,
+        });
+      }
       const { token } = await createSession(db, userId, sessionPolicy, clock());
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
@@ -154,7 +161,10 @@ export const authRoutes =
         if (token) {
           const tokenHash = hashToken(token);
           await revokeSession(db, tokenHash);
-          await ctx.bus.publish({ type: 'session-revoked', tokenHash });
+          await ctx.bus.publish({
+            type: 'session-revoked',
+            tokenHash,
+          });
         }
         reply.clearCookie(SESSION_COOKIE, {
           path: '/',

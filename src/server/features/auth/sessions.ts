@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sessions } from '../../db/schema/sessions.ts';
 import { users, type User } from '../../db/schema/users.ts';
+import type { CachedSession, SessionCache } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'sid';
 
@@ -16,7 +17,7 @@ export interface SessionPolicy {
 const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Starts a session and returns the token for the cookie; only its hash is stored. */
@@ -40,15 +41,23 @@ export async function createSession(
 
 /**
  * The user behind a session token, or null when the token is unknown, past its absolute expiry
- * or idle for too long. Expired rows are deleted when they are found.
+ * or idle for too long. Expired rows are deleted when they are found. With a cache, a session
+ * checked in the last few seconds is answered from memory until it is due for its next touch.
  */
 export async function findSessionUser(
   db: Executor,
   token: string,
   policy: SessionPolicy,
   now: Date,
+  cache?: SessionCache,
 ): Promise<{ user: User; tokenHash: string } | null> {
   const tokenHash = hashToken(token);
+  const at = now.getTime();
+  const cached = cache?.get(tokenHash, at);
+  if (cached && isLive(cached, policy, at) && at - cached.lastSeenAt < TOUCH_INTERVAL_MS) {
+    return { user: cached.user, tokenHash };
+  }
+  const mark = cache?.mark() ?? 0;
   const [row] = await db
     .select({ user: users, session: sessions })
     .from(sessions)
@@ -58,15 +67,26 @@ export async function findSessionUser(
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(users.deletedAt)))
     .limit(1);
   if (!row) return null;
-  const idleDeadline = row.session.lastSeenAt.getTime() + policy.idleMs;
-  if (row.session.expiresAt.getTime() <= now.getTime() || idleDeadline <= now.getTime()) {
+  const session = {
+    user: row.user,
+    lastSeenAt: row.session.lastSeenAt.getTime(),
+    expiresAt: row.session.expiresAt.getTime(),
+  };
+  if (!isLive(session, policy, at)) {
+    cache?.forgetToken(tokenHash);
     await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
     return null;
   }
-  if (now.getTime() - row.session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+  if (at - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
+    session.lastSeenAt = at;
   }
+  cache?.store(tokenHash, session, mark, at);
   return { user: row.user, tokenHash };
+}
+
+function isLive(session: CachedSession, policy: SessionPolicy, at: number): boolean {
+  return session.expiresAt > at && session.lastSeenAt + policy.idleMs > at;
 }
 
 export async function revokeSession(db: Executor, tokenHash: string): Promise<void> {

@@ -368,7 +368,7 @@ describe('reading challenges', () => {
     const acceptor = await fundedPlayer(10);
     const stranger = await fundedPlayer(0);
     const adminName = uniqueUsername('chadmin');
-    await ensureAdmin(t.database.db, adminName, 'admin-password');
+    await ensureAdmin(t.database.db, t.bus, adminName, 'admin-password');
     const admin = new Agent(t.app);
     await admin.post('/api/login', { username: adminName, password: 'admin-password' });
 

@@ -15,7 +15,8 @@ export interface Party {
   username: string;
   email: string | null;
   phoneNumber: string | null;
-  balanceCents: bigint;
+  /** Null when the query did not read wallets: only admins see balances. */
+  balanceCents: bigint | null;
 }
 
 export interface ChallengeRow {
@@ -26,8 +27,16 @@ export interface ChallengeRow {
 
 const toCents = (value: unknown) => BigInt(String(value));
 
-function selectWithParties(db: Executor) {
-  return db
+/**
+ * Challenges with both players; with `withBalances`, also their wallet balances, which only
+ * admins see (players' lists then skip the two wallet joins).
+ */
+function selectWithParties(db: Executor, withBalances = true) {
+  const balance = (wallets: typeof creatorWallets | typeof acceptorWallets) =>
+    withBalances
+      ? sql<bigint | null>`coalesce(${wallets.balanceCents}, 0)`.mapWith(toCents)
+      : sql<bigint | null>`null`;
+  const query = db
     .select({
       challenge: challenges,
       creator: {
@@ -35,23 +44,26 @@ function selectWithParties(db: Executor) {
         username: creators.username,
         email: creators.email,
         phoneNumber: creators.phoneNumber,
-        balanceCents: sql<bigint>`coalesce(${creatorWallets.balanceCents}, 0)`.mapWith(toCents),
+        balanceCents: balance(creatorWallets),
       },
       acceptor: {
         id: acceptors.id,
         username: acceptors.username,
         email: acceptors.email,
         phoneNumber: acceptors.phoneNumber,
-        balanceCents: sql<bigint>`coalesce(${acceptorWallets.balanceCents}, 0)`.mapWith(toCents),
+        balanceCents: balance(acceptorWallets),
       },
     })
     .from(challenges)
     .innerJoin(creators, eq(creators.id, challenges.creatorId))
+    .leftJoin(acceptors, eq(acceptors.id, challenges.acceptorId))
+    .$dynamic();
+  if (!withBalances) return query;
+  return query
     .leftJoin(
       creatorWallets,
       and(eq(creatorWallets.userId, creators.id), eq(creatorWallets.kind, 'user')),
     )
-    .leftJoin(acceptors, eq(acceptors.id, challenges.acceptorId))
     .leftJoin(
       acceptorWallets,
       and(eq(acceptorWallets.userId, acceptors.id), eq(acceptorWallets.kind, 'user')),
@@ -89,12 +101,43 @@ export async function lockChallenge(db: Executor, id: number): Promise<Challenge
   return row;
 }
 
+export interface Contact {
+  id: number;
+  username: string;
+  email: string | null;
+}
+
+/**
+ * Locks the challenge row as `lockChallenge` does and reads its players' names and addresses in
+ * the same round trip (the settlement writes to both). The players' rows are not locked.
+ */
+export async function lockChallengeWithPlayers(
+  db: Executor,
+  id: number,
+): Promise<{ challenge: Challenge; creator: Contact; acceptor: Contact | null } | undefined> {
+  const [row] = await db
+    .select({
+      challenge: challenges,
+      creator: { id: creators.id, username: creators.username, email: creators.email },
+      acceptor: { id: acceptors.id, username: acceptors.username, email: acceptors.email },
+    })
+    .from(challenges)
+    .innerJoin(creators, eq(creators.id, challenges.creatorId))
+    .leftJoin(acceptors, eq(acceptors.id, challenges.acceptorId))
+    .where(eq(challenges.id, id))
+    .limit(1)
+    .for('update', { of: challenges });
+  return row;
+}
+
 export interface ListFilter {
   viewerId: number;
   status?: ChallengeStatus[] | undefined;
   role?: 'created' | 'accepted' | 'mine' | undefined;
   limit: number;
   before?: number | undefined;
+  /** Read the players' wallet balances too (admins' view). */
+  withBalances: boolean;
 }
 
 export async function listChallengeRows(db: Executor, filter: ListFilter): Promise<ChallengeRow[]> {
@@ -110,7 +153,7 @@ export async function listChallengeRows(db: Executor, filter: ListFilter): Promi
     if (either) conditions.push(either);
   }
   if (filter.before !== undefined) conditions.push(lt(challenges.id, filter.before));
-  const rows = await selectWithParties(db)
+  const rows = await selectWithParties(db, filter.withBalances)
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(desc(challenges.id))
     .limit(filter.limit);

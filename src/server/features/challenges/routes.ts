@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CHALLENGE_MESSAGES,
@@ -21,6 +22,7 @@ import { IMAGE_TYPES } from '../../lib/file-type.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
+import { acceptsGzip, ChallengePageCache } from './page-cache.ts';
 import { countChallenges, findChallengeRow, listChallengeRows } from './repository.ts';
 import {
   acceptChallenge,
@@ -39,9 +41,27 @@ const errors = {
   409: errorBodySchema,
 };
 
+/**
+ * Sends JSON that is already written (and perhaps compressed): the route's response schema
+ * describes it, but Fastify's serializer is not run again over a cached page.
+ */
+function sendJson(reply: FastifyReply, body: string | Buffer, encoding?: 'gzip') {
+  void reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+  if (encoding) void reply.header('content-encoding', encoding);
+  return reply.send(body);
+}
+
 export const challengeRoutes =
   (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
   async (app) => {
+    // Players' lists are the same for every player but for their own challenges: built once per
+    // change and kept ready to send (see page-cache.ts).
+    const pages = new ChallengePageCache((query) =>
+      listChallengeRows(ctx.db, { viewerId: 0, ...query, withBalances: false }),
+    );
+    const stopCaching = ctx.bus.subscribe((event) => pages.handle(event));
+    app.addHook('onClose', async () => stopCaching());
+
     async function viewOf(id: number, viewer: User) {
       const row = await findChallengeRow(ctx.db, id);
       if (!row) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
@@ -57,10 +77,27 @@ export const challengeRoutes =
           response: { 200: z.array(challengeSchema), ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const viewer = requireUser(request);
-        const rows = await listChallengeRows(ctx.db, { viewerId: viewer.id, ...request.query });
-        return rows.map((row) => toChallengeView(row, viewer));
+        const { role, ...query } = request.query;
+        // Admins see e-mails and balances, and a role filter is the viewer's own: read afresh.
+        if (viewer.isAdmin || role !== undefined) {
+          const rows = await listChallengeRows(ctx.db, {
+            viewerId: viewer.id,
+            role,
+            ...query,
+            withBalances: viewer.isAdmin,
+          });
+          return rows.map((row) => toChallengeView(row, viewer));
+        }
+        const page = await pages.page(query, ctx.clock().getTime());
+        if (!page.involves(viewer.id) && acceptsGzip(request.headers['accept-encoding'])) {
+          return sendJson(reply, page.gzip(), 'gzip');
+        }
+        return sendJson(
+          reply,
+          page.bodyFor(viewer.id, (row) => toChallengeView(row, viewer)),
+        );
       },
     );
 

@@ -3,14 +3,13 @@ import { CHALLENGE_MESSAGES, DISPUTE_WINDOW_MS } from '#shared/contracts/challen
 import { centsToDecimalString, dollars } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { challenges, type Challenge } from '../../db/schema/challenges.ts';
-import { users } from '../../db/schema/users.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { listAuditEntries } from '../audit/audit-log.ts';
 import { challengeEscrow, HOUSE_FEES, userWallet } from '../ledger/accounts.ts';
 import { getUserBalanceCents } from '../ledger/balances.ts';
 import { enqueueMail, type Mail } from '../mail/outbox.ts';
-import { lockChallenge } from './repository.ts';
+import { lockChallenge, lockChallengeWithPlayers, type Contact } from './repository.ts';
 import { settle, winnerOf } from './settlement.ts';
 
 export interface CreateChallengeInput {
@@ -174,22 +173,12 @@ export async function cancelChallenge(
   });
 }
 
-async function resultMails(
-  uow: UnitOfWork,
+function resultMails(
   challenge: Challenge,
+  players: Contact[],
   winnerId: number,
   winnerCreditCents: bigint,
-): Promise<Mail[]> {
-  const players = await uow.tx
-    .select({ id: users.id, username: users.username, email: users.email })
-    .from(users)
-    .where(eq(users.id, challenge.creatorId))
-    .union(
-      uow.tx
-        .select({ id: users.id, username: users.username, email: users.email })
-        .from(users)
-        .where(eq(users.id, challenge.acceptorId ?? 0)),
-    );
+): Mail[] {
   return players.flatMap((player) =>
     player.email
       ? [
@@ -223,7 +212,9 @@ export async function submitScores(
   submission: ScoreSubmission,
 ): Promise<SubmissionResult> {
   return inTransaction(ctx.db, async (uow) => {
-    const challenge = await requireLocked(uow, challengeId);
+    const locked = await lockChallengeWithPlayers(uow.tx, challengeId);
+    if (!locked) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+    const { challenge } = locked;
     const { creatorId, acceptorId } = challenge;
     if (submitterId !== creatorId && submitterId !== acceptorId) {
       throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
@@ -260,7 +251,8 @@ export async function submitScores(
       })
       .where(eq(challenges.id, challenge.id));
 
-    await enqueueMail(uow.tx, await resultMails(uow, challenge, winnerId, winnerCreditCents));
+    const players = locked.acceptor ? [locked.creator, locked.acceptor] : [locked.creator];
+    await enqueueMail(uow.tx, resultMails(challenge, players, winnerId, winnerCreditCents));
     // The money moves last: the settlement locks the house's fee account, which every
     // settlement shares, so it is held only for the ledger's own statements and the commit.
     let winnerBalanceCents: bigint;

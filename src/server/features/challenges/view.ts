@@ -11,13 +11,25 @@ import type { ChallengeRow, Party } from './repository.ts';
 export function toChallengeView(row: ChallengeRow, viewer: User): ChallengeView {
   const { challenge } = row;
   const isParticipant = viewer.id === challenge.creatorId || viewer.id === challenge.acceptorId;
-  const seesContact = isParticipant || viewer.isAdmin;
+  return viewWith(row, { seesContact: isParticipant || viewer.isAdmin, isAdmin: viewer.isAdmin });
+}
 
+/** The challenge as any signed-in player who is neither one of its players nor an admin sees it. */
+export function toOutsiderView(row: ChallengeRow): ChallengeView {
+  return viewWith(row, { seesContact: false, isAdmin: false });
+}
+
+function viewWith(
+  row: ChallengeRow,
+  { seesContact, isAdmin }: { seesContact: boolean; isAdmin: boolean },
+): ChallengeView {
+  const { challenge } = row;
   const party = (p: Party) => ({
     id: p.id,
     username: p.username,
     ...(seesContact ? { phoneNumber: p.phoneNumber } : {}),
-    ...(viewer.isAdmin ? { email: p.email, balance: centsToDollarNumber(p.balanceCents) } : {}),
+    ...(isAdmin ? { email: p.email } : {}),
+    ...(isAdmin && p.balanceCents !== null ? { balance: centsToDollarNumber(p.balanceCents) } : {}),
   });
 
   const { creatorScore, acceptorScore, screenshotUrl } = challenge;

@@ -50,6 +50,10 @@ export const profileRoutes =
           .where(eq(users.id, user.id))
           .returning();
         if (!updated) throw new Error(`signed-in user ${user.id} has no row`);
+        await ctx.bus.publish({
+          type: 'user-changed',
+          userId: user.id,
+        });
         return toPublicUser(updated, await getUserBalanceCents(ctx.db, user.id));
       },
     );

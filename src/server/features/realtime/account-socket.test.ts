@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
-import { createPostgresBus } from '#server/lib/event-bus.ts';
-import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
+import { onPostgres } from '#tests/helpers/database.ts';
+import { withTwoInstances } from '#tests/helpers/two-instances.ts';
 import {
   Agent,
   createTestApp,
@@ -60,7 +60,7 @@ beforeAll(async () => {
   t = await createTestApp({ pingIntervalMs: 200 });
   baseUrl = await listen(t.app);
   const username = uniqueUsername('wsadmin');
-  await ensureAdmin(t.database.db, username, 'admin-password');
+  await ensureAdmin(t.database.db, t.bus, username, 'admin-password');
   admin = new Agent(t.app);
   await admin.post('/api/login', { username, password: 'admin-password' });
 });
@@ -126,16 +126,10 @@ describe('account socket /ws', () => {
 
 describe.runIf(onPostgres)('across instances on one PostgreSQL', () => {
   it('a balance change made through instance A reaches a socket on instance B', async () => {
-    const database = await openTestDatabase();
-    const silentLog = { warn: () => {}, error: () => {} };
-    const busA = await createPostgresBus(database.pool!, silentLog);
-    const busB = await createPostgresBus(database.pool!, silentLog);
-    const a = await createTestApp({ database, bus: busA });
-    const b = await createTestApp({ database, bus: busB });
-    try {
+    await withTwoInstances(async (a, b, database) => {
       const urlB = await listen(b.app);
       const username = uniqueUsername('admin_a');
-      await ensureAdmin(database.db, username, 'admin-password');
+      await ensureAdmin(database.db, a.bus, username, 'admin-password');
       const adminA = new Agent(a.app);
       await adminA.post('/api/login', { username, password: 'admin-password' });
       const player = await signUp(a.app);
@@ -149,12 +143,6 @@ describe.runIf(onPostgres)('across instances on one PostgreSQL', () => {
         newBalance: 8.25,
       });
       tab.socket.close();
-    } finally {
-      await a.close();
-      await b.close();
-      await busA.close();
-      await busB.close();
-      await database.close();
-    }
+    });
   });
 });

@@ -109,7 +109,7 @@ describe('POST /api/challenges/:id/upload-screenshot', () => {
       await upload(creator.agent, multipart('screenshot', 'a.png', 'image/png', sampleFile('png')))
     ).json();
     const name = uniqueUsername('upadmin');
-    await ensureAdmin(t.database.db, name, 'admin-password');
+    await ensureAdmin(t.database.db, t.bus, name, 'admin-password');
     const admin = new Agent(t.app);
     await admin.post('/api/login', { username: name, password: 'admin-password' });
     expect((await admin.get(url)).statusCode).toBe(200);

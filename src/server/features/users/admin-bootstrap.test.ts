@@ -21,8 +21,8 @@ afterAll(async () => {
 describe('first admin', () => {
   it('creates the admin once; running again changes nothing and keeps a changed password', async () => {
     const username = uniqueUsername('boss');
-    expect(await ensureAdmin(t.database.db, username, 'first-password')).toBe('created');
-    expect(await ensureAdmin(t.database.db, username, 'another-password')).toBe('unchanged');
+    expect(await ensureAdmin(t.database.db, t.bus, username, 'first-password')).toBe('created');
+    expect(await ensureAdmin(t.database.db, t.bus, username, 'another-password')).toBe('unchanged');
     const rows = await t.database.db.select().from(users).where(eq(users.username, username));
     expect(rows).toHaveLength(1);
     expect(rows[0]?.isAdmin).toBe(true);
@@ -40,7 +40,7 @@ describe('first admin', () => {
   it('promotes an existing player, whatever the case of the name', async () => {
     const { user, agent } = await signUp(t.app);
     expect((await agent.get('/api/admin/users')).statusCode).toBe(403);
-    expect(await ensureAdmin(t.database.db, user.username.toUpperCase(), 'ignored')).toBe(
+    expect(await ensureAdmin(t.database.db, t.bus, user.username.toUpperCase(), 'ignored')).toBe(
       'promoted',
     );
     expect((await agent.get('/api/admin/users')).statusCode).toBe(200);
@@ -48,8 +48,8 @@ describe('first admin', () => {
 
   it('promoteUser promotes by name and reports an unknown one', async () => {
     const { user, agent } = await signUp(t.app);
-    expect(await promoteUser(t.database.db, user.username)).toBe(true);
+    expect(await promoteUser(t.database.db, t.bus, user.username)).toBe(true);
     expect((await agent.get('/api/user')).json().isAdmin).toBe(true);
-    expect(await promoteUser(t.database.db, 'nobody_by_that_name')).toBe(false);
+    expect(await promoteUser(t.database.db, t.bus, 'nobody_by_that_name')).toBe(false);
   });
 });

@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOICE_REFUSALS } from '#shared/contracts/voice.ts';
-import { createPostgresBus } from '#server/lib/event-bus.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
+import { withTwoInstances } from '#tests/helpers/two-instances.ts';
 import { fund } from '#tests/helpers/money.ts';
 import { createTestApp, signUp, type TestApp } from '#tests/helpers/test-app.ts';
 
@@ -225,13 +225,7 @@ describe('voice signalling relay', () => {
 
 describe.runIf(onPostgres)('voice signalling across instances', () => {
   it('relays between two instances on one PostgreSQL', async () => {
-    const database = await openTestDatabase();
-    const quiet = { warn: () => {}, error: () => {} };
-    const busA = await createPostgresBus(database.pool!, quiet);
-    const busB = await createPostgresBus(database.pool!, quiet);
-    const a = await createTestApp({ database, bus: busA });
-    const b = await createTestApp({ database, bus: busB });
-    try {
+    await withTwoInstances(async (a, b, database) => {
       const urlA = await listen(a.app);
       const urlB = await listen(b.app);
       const { creator, acceptor, id } = await acceptedChallenge(a.app, database);
@@ -246,13 +240,7 @@ describe.runIf(onPostgres)('voice signalling across instances', () => {
       expect(await received).toEqual({ userId: acceptor.user.id, signal: { type: 'answer' } });
       onA.disconnect();
       onB.disconnect();
-    } finally {
-      await a.close();
-      await b.close();
-      await busA.close();
-      await busB.close();
-      await database.close();
-    }
+    });
   });
 });
 

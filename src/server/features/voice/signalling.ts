@@ -112,7 +112,7 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
 
     const token = app.parseCookie(headers.cookie ?? '')[SESSION_COOKIE];
     const session = token
-      ? await findSessionUser(ctx.db, token, ctx.sessionPolicy, ctx.clock())
+      ? await findSessionUser(ctx.db, token, ctx.sessionPolicy, ctx.clock(), ctx.sessionCache)
       : null;
     if (!session) return refuse(VOICE_REFUSALS.session);
     if (session.user.id !== query.data.userId) return refuse(VOICE_REFUSALS.wrongUser);

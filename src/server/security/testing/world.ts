@@ -94,7 +94,7 @@ export async function createActor(t: TestApp, prefix: string, fundCents = 0n): P
 
 export async function createAdminActor(t: TestApp): Promise<Actor> {
   const username = uniqueUsername('matrix_admin');
-  await ensureAdmin(t.database.db, username, PASSWORD);
+  await ensureAdmin(t.database.db, t.bus, username, PASSWORD);
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/login',

@@ -8,7 +8,7 @@ import { ensureAdmin } from '../../users/admin-bootstrap.ts';
 /** A fresh admin account and a signed-in agent for it. */
 export async function signInAdmin(t: TestApp): Promise<{ agent: Agent; id: number }> {
   const username = uniqueUsername('admin');
-  await ensureAdmin(t.database.db, username, 'admin-password');
+  await ensureAdmin(t.database.db, t.bus, username, 'admin-password');
   const agent = new Agent(t.app);
   const login = await agent.post('/api/login', { username, password: 'admin-password' });
   if (login.statusCode !== 200) throw new Error(`admin login failed: ${login.body}`);

@@ -1,0 +1,164 @@
+import { gzipSync } from 'node:zlib';
+import type { ChallengeStatus } from '../../db/schema/challenges.ts';
+import type { AppEvent } from '../../lib/event-bus.ts';
+import type { ChallengeRow } from './repository.ts';
+import { toOutsiderView } from './view.ts';
+
+/**
+ * How long a page may be served from memory. Every change to a challenge or a player drops the
+ * pages at once, on every instance, through the bus; this bounds how long one could outlive an
+ * event that was lost.
+ */
+export const CHALLENGE_PAGE_TTL_MS = 5_000;
+/**
+ * The first page of each tab is nearly all that is asked; deeper pages come and go. A page of 50
+ * takes about 100 kB with its rows, JSON and gzip, so the cache stays near 10 MB.
+ */
+const CHALLENGE_PAGES_MAX = 100;
+
+export interface PageQuery {
+  status?: ChallengeStatus[] | undefined;
+  limit: number;
+  before?: number | undefined;
+}
+
+/**
+ * One page of a players' challenge list, ready to send: each challenge as a player who is not
+ * one of its players sees it, already in JSON, and the whole page in JSON and gzip. Only the
+ * challenges of the viewer are written again, per request, with their contact details.
+ */
+export class ChallengePage {
+  readonly body: string;
+  private readonly json: string[];
+  private readonly players: Set<number>;
+  private gzipped: Buffer | undefined;
+
+  constructor(readonly rows: ChallengeRow[]) {
+    this.json = rows.map((row) => JSON.stringify(toOutsiderView(row)));
+    this.body = `[${this.json.join(',')}]`;
+    this.players = new Set(
+      rows.flatMap(({ challenge }) =>
+        challenge.acceptorId === null
+          ? [challenge.creatorId]
+          : [challenge.creatorId, challenge.acceptorId],
+      ),
+    );
+  }
+
+  /** Whether a viewer is a player of any challenge on the page, and so sees it differently. */
+  involves(userId: number): boolean {
+    return this.players.has(userId);
+  }
+
+  /** The page with the viewer's own challenges written by `view`, the others as cached. */
+  bodyFor(userId: number, view: (row: ChallengeRow) => unknown): string {
+    if (!this.involves(userId)) return this.body;
+    const parts = this.rows.map((row, index) => {
+      const { creatorId, acceptorId } = row.challenge;
+      return creatorId === userId || acceptorId === userId
+        ? JSON.stringify(view(row))
+        : this.json[index];
+    });
+    return `[${parts.join(',')}]`;
+  }
+
+  /** The page for outsiders, compressed once and then sent as is. */
+  gzip(): Buffer {
+    this.gzipped ??= gzipSync(this.body);
+    return this.gzipped;
+  }
+}
+
+interface Slot {
+  storedAt: number;
+  page: Promise<ChallengePage>;
+}
+
+/**
+ * The pages of open (and other) challenges this instance built in the last seconds, by query.
+ * Requests for a page that is being read wait for that read instead of starting their own, so a
+ * burst of players opening the home page costs the database one query per page.
+ */
+export class ChallengePageCache {
+  private readonly slots = new Map<string, Slot>();
+
+  constructor(
+    private readonly load: (query: PageQuery) => Promise<ChallengeRow[]>,
+    private readonly ttlMs: number = CHALLENGE_PAGE_TTL_MS,
+    private readonly pagesMax: number = CHALLENGE_PAGES_MAX,
+  ) {}
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  page(query: PageQuery, now: number): Promise<ChallengePage> {
+    const key = `${query.status?.toSorted().join(',') ?? '*'}|${query.limit}|${query.before ?? ''}`;
+    const slot = this.slots.get(key);
+    if (slot && now - slot.storedAt < this.ttlMs) return slot.page;
+    if (slot) this.slots.delete(key);
+    if (this.slots.size >= this.pagesMax) {
+      const oldest = this.slots.keys().next();
+      if (!oldest.done) this.slots.delete(oldest.value);
+    }
+    const page = this.load(query).then((rows) => new ChallengePage(rows));
+    const fresh: Slot = { storedAt: now, page };
+    this.slots.set(key, fresh);
+    // A failed read is not kept: the next request tries again.
+    page.catch(() => {
+      if (this.slots.get(key) === fresh) this.slots.delete(key);
+    });
+    return page;
+  }
+
+  clear(): void {
+    this.slots.clear();
+  }
+
+  /**
+   * Any change to a challenge can move it onto, off or within a page, and deleting an account
+   * renames its player: either empties the cache. Reads already under way finish for the
+   * requests that wait on them, as a request that started just before the change would have.
+   */
+  handle(event: AppEvent): void {
+    switch (event.type) {
+      case 'challenge':
+      case 'sessions-revoked':
+      case 'user-changed':
+      case 'events-missed':
+        this.clear();
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/**
+ * Whether an Accept-Encoding header takes gzip (RFC 9110 §12.5.3): named with a quality above
+ * zero, or not named and `*` is. A browser sends the same header on every request, so answers
+ * are remembered (a few dozen distinct headers at most in practice; bounded all the same).
+ */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let answer = gzipAnswers.get(header);
+  if (answer === undefined) {
+    answer = parseAcceptsGzip(header);
+    if (gzipAnswers.size >= 256) gzipAnswers.clear();
+    gzipAnswers.set(header, answer);
+  }
+  return answer;
+}
+
+const gzipAnswers = new Map<string, boolean>();
+
+function parseAcceptsGzip(header: string): boolean {
+  const qualities = new Map<string, number>();
+  for (const item of header.split(',')) {
+    const [coding = '', ...params] = item.trim().toLowerCase().split(';');
+    const quality = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    qualities.set(coding.trim(), quality === undefined ? 1 : Number(quality.slice(2)));
+  }
+  const quality = qualities.get('gzip') ?? qualities.get('*') ?? 0;
+  return quality > 0;
+}
