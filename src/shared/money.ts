@@ -52,13 +52,20 @@ export function centsToDollarNumber(cents: Cents): number {
   return Number(centsToDecimalString(cents));
 }
 
+/**
+ * "10000" as "10,000". Written out rather than through toLocaleString: the first Intl call of a
+ * page loads the browser's locale data, a long task on a slow phone for a few commas.
+ */
+export function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** "$1,234.50", or "-$3.00". */
 export function formatCents(cents: Cents): string {
   const [whole = '0', fraction = '00'] = centsToDecimalString(cents < 0n ? -cents : cents).split(
     '.',
   );
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${cents < 0n ? '-' : ''}$${grouped}.${fraction}`;
+  return `${cents < 0n ? '-' : ''}$${groupThousands(whole)}.${fraction}`;
 }
 
 /** A dollar number from the API back to cents, for display code that received JSON. */

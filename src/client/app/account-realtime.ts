@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { AccountSocket, accountSocketUrl, type AccountEvent } from '#client/lib/account-socket.ts';
 import { formatDollars } from '#client/lib/format.ts';
 import { toast } from '#client/lib/toast.ts';
@@ -37,20 +36,15 @@ export function applyAccountEvent(
 }
 
 /**
- * Keeps the account socket open while someone is signed in, and only then: it opens when a user
- * appears, closes on sign-out, and starts afresh for a different user.
+ * Opens the account socket for the signed-in user and returns what closes it. The server ending
+ * the session makes the app find out whether anyone is still signed in here.
  */
-export function useAccountRealtime(userId: number | null): void {
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (userId === null) return;
-    const socket = new AccountSocket({
-      url: accountSocketUrl(window.location),
-      onEvent: (event) => applyAccountEvent(queryClient, userId, event),
-      // The server ended this session: find out whether anyone is still signed in here.
-      onSessionEnded: () => void refreshSessionUser(queryClient),
-    });
-    socket.start();
-    return () => socket.stop();
-  }, [queryClient, userId]);
+export function connectAccountRealtime(queryClient: QueryClient, userId: number): () => void {
+  const socket = new AccountSocket({
+    url: accountSocketUrl(window.location),
+    onEvent: (event) => applyAccountEvent(queryClient, userId, event),
+    onSessionEnded: () => void refreshSessionUser(queryClient),
+  });
+  socket.start();
+  return () => socket.stop();
 }

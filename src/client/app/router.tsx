@@ -1,30 +1,43 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { AppShell } from './layout/app-shell.tsx';
+import { lazyPage, type LazyPage } from './lazy-page.tsx';
 import { ProtectedRoute } from './protected-route.tsx';
 
 // Each screen is its own chunk, so the first load carries only the shell and the current page.
-const AuthPage = lazy(() => import('./routes/auth.tsx').then((m) => ({ default: m.AuthPage })));
-const HomePage = lazy(() => import('./routes/home.tsx').then((m) => ({ default: m.HomePage })));
-const ProfilePage = lazy(() =>
-  import('./routes/profile.tsx').then((m) => ({ default: m.ProfilePage })),
+const AuthPage = lazyPage(() => import('./routes/auth.tsx').then((m) => m.AuthPage));
+const HomePage = lazyPage(() => import('./routes/home.tsx').then((m) => m.HomePage));
+const ProfilePage = lazyPage(() => import('./routes/profile.tsx').then((m) => m.ProfilePage));
+const ChallengeDetailPage = lazyPage(() =>
+  import('./routes/challenge-detail.tsx').then((m) => m.ChallengeDetailPage),
 );
-const ChallengeDetailPage = lazy(() =>
-  import('./routes/challenge-detail.tsx').then((m) => ({ default: m.ChallengeDetailPage })),
+const PayoutsPage = lazyPage(() => import('./routes/payouts.tsx').then((m) => m.PayoutsPage));
+const SandboxCryptoCheckoutPage = lazyPage(() =>
+  import('./routes/sandbox-crypto-checkout.tsx').then((m) => m.SandboxCryptoCheckoutPage),
 );
-const PayoutsPage = lazy(() =>
-  import('./routes/payouts.tsx').then((m) => ({ default: m.PayoutsPage })),
-);
-const SandboxCryptoCheckoutPage = lazy(() =>
-  import('./routes/sandbox-crypto-checkout.tsx').then((m) => ({
-    default: m.SandboxCryptoCheckoutPage,
-  })),
-);
-const AdminPage = lazy(() => import('./routes/admin.tsx').then((m) => ({ default: m.AdminPage })));
-const NotFoundPage = lazy(() =>
-  import('./routes/not-found.tsx').then((m) => ({ default: m.NotFoundPage })),
-);
+const AdminPage = lazyPage(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
+const NotFoundPage = lazyPage(() => import('./routes/not-found.tsx').then((m) => m.NotFoundPage));
+
+// The paths of the <Switch> below, as patterns, to find the page of an address before React runs.
+const PAGES: ReadonlyArray<readonly [RegExp, LazyPage<never>]> = [
+  [/^\/auth$/, AuthPage],
+  [/^\/$/, HomePage],
+  [/^\/profile$/, ProfilePage],
+  [/^\/challenges\/[^/]+$/, ChallengeDetailPage],
+  [/^\/payouts$/, PayoutsPage],
+  [/^\/admin$/, AdminPage],
+  [/^\/sandbox\/crypto\/[^/]+$/, SandboxCryptoCheckoutPage],
+];
+
+/**
+ * Downloads the chunk of the page at `path`; resolves when it is in, or has failed (rendering the
+ * page then meets the same rejected promise and reports it).
+ */
+export async function preloadPage(path: string): Promise<void> {
+  const page = PAGES.find(([pattern]) => pattern.test(path))?.[1] ?? NotFoundPage;
+  await page.preload().catch(() => undefined);
+}
 
 export function AppRoutes() {
   return (

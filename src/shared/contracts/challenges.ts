@@ -1,3 +1,4 @@
+import { groupThousands } from '../money.ts';
 import { phoneNumberSchema } from './auth.ts';
 import { z } from '../validation.ts';
 
@@ -30,12 +31,12 @@ export const CHALLENGE_MESSAGES = {
   gamerTagMax: `Gamer tag must be at most ${GAMER_TAG_MAX} characters`,
   amountWhole: 'Amount must be a whole number of dollars',
   amountMin: `Amount must be at least $${CHALLENGE_AMOUNT_MIN}`,
-  amountMax: `Amount must be at most $${CHALLENGE_AMOUNT_MAX.toLocaleString('en-US')}`,
+  amountMax: `Amount must be at most $${groupThousands(String(CHALLENGE_AMOUNT_MAX))}`,
   console: 'Please choose a console',
   modeMax: `Must be at most ${MODE_MAX} characters`,
   scoreWhole: 'Scores must be whole numbers',
   scoreMin: 'Scores cannot be negative',
-  scoreMax: `Scores must be at most ${SCORE_MAX.toLocaleString('en-US')}`,
+  scoreMax: `Scores must be at most ${groupThousands(String(SCORE_MAX))}`,
   screenshotRequired: 'Screenshot URL is required',
   screenshotHttps: 'Screenshot URL must be an https:// link',
   notesMax: `Must be at most ${NOTES_MAX} characters`,

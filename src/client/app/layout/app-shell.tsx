@@ -1,8 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
+import { ScreenSpinner } from '#client/components/ui/spinner.tsx';
 import { useUser } from '#client/features/auth/api/get-user.ts';
 import { SubmittedResultsProvider } from '#client/features/challenges/components/results-modal.tsx';
-import { useAccountRealtime } from '../account-realtime.ts';
+import { useAccountRealtime } from '../use-account-realtime.ts';
 import { ScrollControls } from './scroll-controls.tsx';
 import { TopBar } from './top-bar.tsx';
 
@@ -45,13 +46,18 @@ function Footer() {
   );
 }
 
-/** The page shell: top bar for signed-in users, the page, the footer and the scroll aids. */
+/**
+ * The page shell: top bar for signed-in users, the page, the footer and the scroll aids. Until
+ * the session is known it is only a spinner, since the top bar depends on it.
+ */
 export function AppShell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
-  const { user } = useUser();
+  const { user, isKnown } = useUser();
   useAccountRealtime(user?.id ?? null);
   useThemeForPath(location);
   useScrollToTopOnNavigate(location);
+
+  if (!isKnown) return <ScreenSpinner />;
 
   return (
     <div className="flex min-h-dvh flex-col">

@@ -26,3 +26,15 @@ export function PageSpinner() {
     </div>
   );
 }
+
+/**
+ * The centred spinner that stands in for the whole screen, shell included, while the session
+ * loads: the top bar and the footer appear with the page, so nothing on screen is pushed aside.
+ */
+export function ScreenSpinner() {
+  return (
+    <div className="flex min-h-dvh items-center justify-center">
+      <Spinner size="lg" />
+    </div>
+  );
+}

@@ -26,9 +26,14 @@ export interface UserState {
   /** Null while loading, when signed out, and when the user could not be fetched (SPEC §8). */
   user: PublicUser | null;
   isLoading: boolean;
+  /**
+   * False only until the first answer about the session (a user, nobody, or a failure) is in.
+   * Unlike isLoading it stays true while a failed fetch is retried by a component mounting.
+   */
+  isKnown: boolean;
 }
 
 export function useUser(): UserState {
-  const { data, isPending } = useQuery(userQueryOptions());
-  return { user: data ?? null, isLoading: isPending };
+  const { data, isPending, isFetched } = useQuery(userQueryOptions());
+  return { user: data ?? null, isLoading: isPending, isKnown: isFetched };
 }
