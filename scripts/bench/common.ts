@@ -6,13 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { DEFAULT_RATE_LIMITS, type AppContext } from '../../src/server/context.ts';
+import { createAppContext, type AppContext } from '../../src/server/context.ts';
 import type { DatabaseHandle } from '../../src/server/db/client.ts';
 import { sessions } from '../../src/server/db/schema/sessions.ts';
 import { users } from '../../src/server/db/schema/users.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { hashToken } from '../../src/server/features/auth/sessions.ts';
-import { createLedger } from '../../src/server/features/ledger/ledger.ts';
 import type { EventBus } from '../../src/server/lib/event-bus.ts';
 
 /** The server to benchmark against: BENCH_PG_URL, or the local one with trust authentication. */
@@ -107,21 +106,7 @@ export function poolOf(database: DatabaseHandle): pg.Pool {
 
 /** What the services receive, built as `buildApp` builds it, for benchmarks below the HTTP layer. */
 export function benchContext(database: DatabaseHandle, bus: EventBus): AppContext {
-  const env = parseEnv({ LOG_LEVEL: 'silent' });
-  return {
-    env,
-    database,
-    db: database.db,
-    bus,
-    ledger: createLedger(bus),
-    clock: () => new Date(),
-    sessionPolicy: {
-      idleMs: env.SESSION_IDLE_MINUTES * 60_000,
-      maxAgeMs: env.SESSION_MAX_DAYS * 86_400_000,
-    },
-    rateLimits: DEFAULT_RATE_LIMITS,
-    publicOrigin: undefined,
-  };
+  return createAppContext({ env: parseEnv({ LOG_LEVEL: 'silent' }), database, bus });
 }
 
 /** Inserts `count` players (with an email, as most have) in bulk and returns their ids. */

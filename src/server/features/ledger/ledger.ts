@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { TransferKind } from '#shared/contracts/wallet.ts';
 import type { Executor } from '../../db/client.ts';
@@ -80,7 +80,7 @@ function payloadHash(input: TransferInput): string {
       .sort((a, b) => (a.account < b.account ? -1 : 1))
       .map((entry) => [entry.account, entry.direction, entry.amountCents.toString()]),
   });
-  return createHash('sha256').update(canonical).digest('hex');
+  return hash('sha256', canonical, 'hex');
 }
 
 async function findTransfer(
