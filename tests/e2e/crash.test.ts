@@ -24,7 +24,11 @@ const ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:543
 const ADMIN = { username: 'crash_operator', password: 'Crash-Operator-Password-9' };
 const CARD = '4242 4242 4242 4242';
 const PAIRS = 3;
-const DEPOSITS_PER_PLAYER = 2;
+// Every few rounds each player tops up when short: every round costs the pair the house's fee,
+// and how many rounds run before the kill depends on the machine's speed (hundreds, on a fast
+// one), so a fixed number of deposits would run dry and the stake be refused.
+const FUNDS_CHECK_EVERY_ROUNDS = 10;
+const TOP_UP_BELOW_DOLLARS = 25;
 const PAYOUTS_PER_PLAYER = 3;
 const ROUNDS_AFTER_RESTART = 2;
 
@@ -284,6 +288,14 @@ async function register(client: Client): Promise<void> {
   client.id = Number(answer.body.id);
 }
 
+/** The player's balance in dollars, as GET /api/user answers it. */
+async function walletDollars(client: Client): Promise<number> {
+  return client.until(
+    () => client.call('GET', '/api/user'),
+    (a) => (a.status === 200 ? Number(a.body.balance) : undefined),
+  );
+}
+
 /** A card deposit through the sandbox: intent, card, confirmation. */
 async function deposit(client: Client, dollars: number): Promise<void> {
   const requestKey = randomBytes(12).toString('hex');
@@ -504,18 +516,17 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
     let releaseServer: () => void = () => {};
     const pairLoop = async (pair: number) => {
       const [a, b] = [players[pair * 2]!, players[pair * 2 + 1]!];
-      const count = new Map<Client, { deposits: number; payouts: number }>([
-        [a, { deposits: 0, payouts: 0 }],
-        [b, { deposits: 0, payouts: 0 }],
+      const payouts = new Map<Client, number>([
+        [a, 0],
+        [b, 0],
       ]);
       let roundsAfter = 0;
       for (let round = 0; ; round += 1) {
         if (phase === 'after' && (roundsAfter += 1) > ROUNDS_AFTER_RESTART) return;
-        for (const player of [a, b]) {
-          const c = count.get(player)!;
-          if (c.deposits < DEPOSITS_PER_PLAYER && (round === 0 || round % 7 === 3)) {
-            c.deposits += 1;
-            await deposit(player, 40);
+        // Ten rounds cost a player at most a stake, their share of the fees and a few payouts.
+        if (round % FUNDS_CHECK_EVERY_ROUNDS === 0) {
+          for (const player of [a, b]) {
+            if ((await walletDollars(player)) < TOP_UP_BELOW_DOLLARS) await deposit(player, 40);
           }
         }
         // Roles alternate and the creator wins, so both keep enough to play.
@@ -526,9 +537,9 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
           `p${pair}r${round}-${randomBytes(4).toString('hex')}`,
         );
         if (phase === 'before') settledBeforeCrash += 1;
-        const c = count.get(creator)!;
-        if (c.payouts < PAYOUTS_PER_PLAYER && round % 3 === 1) {
-          c.payouts += 1;
+        const requested = payouts.get(creator) ?? 0;
+        if (requested < PAYOUTS_PER_PLAYER && round % 3 === 1) {
+          payouts.set(creator, requested + 1);
           await requestPayout(creator, `p${pair}r${round}`, wallets.get(creator)!);
         }
       }
