@@ -8,19 +8,26 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '#client/lib/query-client.ts';
-import { userQueryOptions } from '#client/features/auth/api/get-user.ts';
+import {
+  userFromPage,
+  userQueryKey,
+  userQueryOptions,
+} from '#client/features/auth/api/get-user.ts';
 import { App } from './app/app.tsx';
 import { preloadPage } from './app/router.tsx';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-// The session and the current page's chunk are asked for at once, so the page can show as soon
-// as both are in rather than one after the other. The first render waits for the chunk: the
-// shell never shows a stand-in for the page that the page would then push down (a layout
-// shift); while the session is still loading, it shows one centred spinner.
+// The server names the signed-in user in the page; when it did not, the session and the current
+// page's chunk are asked for at once, so the page can show as soon as both are in rather than
+// one after the other. The first render waits for the chunk: the shell never shows a stand-in
+// for the page that the page would then push down (a layout shift); while the session is still
+// loading, it shows one centred spinner.
 const queryClient = createQueryClient();
-void queryClient.prefetchQuery(userQueryOptions());
+const user = userFromPage(document);
+if (user === undefined) void queryClient.prefetchQuery(userQueryOptions());
+else queryClient.setQueryData(userQueryKey, user);
 void preloadPage(window.location.pathname).then(() =>
   createRoot(container).render(
     <StrictMode>

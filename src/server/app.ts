@@ -18,7 +18,9 @@ import type { Env } from './env.ts';
 import { toHttpError } from './errors.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { auditRoutes } from './features/audit/routes.ts';
+import { pageUser } from './features/auth/page-user.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { SESSION_COOKIE } from './features/auth/sessions.ts';
 import { challengeRoutes } from './features/challenges/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
@@ -30,6 +32,7 @@ import { createLocalFileStore } from './features/uploads/store.ts';
 import { voiceRoutes } from './features/voice/routes.ts';
 import { attachVoiceSignalling, leaveSocketIoUpgrades } from './features/voice/signalling.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
+import { buildClientPages } from './lib/client-pages.ts';
 import { projectRoot } from './lib/project-root.ts';
 import { createLocalBus, type EventBus } from './lib/event-bus.ts';
 import { accessControl, type Access } from './plugins/access.ts';
@@ -61,8 +64,10 @@ export interface BuildAppOptions {
   rateLimits?: Partial<RateLimits>;
   /** Fastify's logger option; tests pass false. */
   logger?: FastifyServerOptions['logger'];
-  /** Serve the built client from dist/client when it exists (default true). */
+  /** Serve the built client when it exists (default true). */
   serveClient?: boolean;
+  /** Where the built client is (default dist/client); tests give a small stand-in. */
+  clientDir?: string;
   /** How often the account socket pings (default 25 s); tests shorten it. */
   pingIntervalMs?: number;
   /**
@@ -195,7 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   voiceSockets = () => voice.of('/').sockets.size;
   await app.register(accountSocket, { ctx, pingIntervalMs: options.pingIntervalMs ?? 25_000 });
 
-  const clientDir = join(projectRoot(), 'dist', 'client');
+  const clientDir = options.clientDir ?? join(projectRoot(), 'dist', 'client');
   const serveClient = (options.serveClient ?? true) && existsSync(join(clientDir, 'index.html'));
   if (serveClient) {
     await app.register(fastifyStatic, {
@@ -209,7 +214,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         // index.html must always be fetched again to pick up a new release.
         void res.header(
           'cache-control',
-          path.includes(`${join('dist', 'client', 'assets')}`)
+          path.startsWith(join(clientDir, 'assets'))
             ? 'public, max-age=31536000, immutable'
             : 'no-cache',
         );
@@ -217,10 +222,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/');
-    if (serveClient && isPage)
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  const clientPages = serveClient ? buildClientPages(clientDir) : undefined;
+  app.setNotFoundHandler(async (request, reply) => {
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+    if (clientPages && isPage) {
+      const path = request.url.split('?', 1)[0] ?? request.url;
+      // A page that cannot say who is signed in still loads: its client asks GET /api/user.
+      const user = await pageUser(ctx, request.cookies[SESSION_COOKIE]).catch((error: unknown) => {
+        request.log.error({ err: error }, 'could not check the session of a page');
+        return undefined;
+      });
+      // It names its user: kept by no cache, sent again on every visit, like an API answer.
+      return reply
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(clientPages.render(path, user));
+    }
     return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found' });
   });
 

@@ -33,9 +33,15 @@ describe('signing up, in and out in a real browser', () => {
     await page.getByRole('link', { name: /DEPOSIT FUNDS/ }).waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('app');
 
+    // The page the server sends names the signed-in user: the app does not ask for it again.
+    const userRequests: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/user') userRequests.push(request.url());
+    });
     await page.reload();
     await page.getByRole('button', { name: /PROFILE/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
+    expect(userRequests).toEqual([]);
 
     // A signed-in user on /auth goes home.
     await page.goto('/auth');

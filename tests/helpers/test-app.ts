@@ -34,7 +34,7 @@ export async function createTestApp(
   options: { env?: Record<string, string>; database?: DatabaseHandle } & Partial<
     Pick<
       BuildAppOptions,
-      'clock' | 'rateLimits' | 'bus' | 'pingIntervalMs' | 'reconcilePaymentsEveryMs'
+      'clock' | 'rateLimits' | 'bus' | 'pingIntervalMs' | 'reconcilePaymentsEveryMs' | 'clientDir'
     >
   > = {},
 ): Promise<TestApp> {
@@ -50,7 +50,9 @@ export async function createTestApp(
     database,
     bus,
     logger: false,
-    serveClient: false,
+    // A test that looks at the client's pages gives a stand-in build; the real one may be absent.
+    serveClient: options.clientDir !== undefined,
+    ...(options.clientDir ? { clientDir: options.clientDir } : {}),
     rateLimits: options.rateLimits ?? GENEROUS_RATE_LIMITS,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Route, Switch } from 'wouter';
+import { pageAt, type PageName } from '#shared/pages.ts';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { AppShell } from './layout/app-shell.tsx';
 import { lazyPage, type LazyPage } from './lazy-page.tsx';
@@ -19,24 +20,24 @@ const SandboxCryptoCheckoutPage = lazyPage(() =>
 const AdminPage = lazyPage(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
 const NotFoundPage = lazyPage(() => import('./routes/not-found.tsx').then((m) => m.NotFoundPage));
 
-// The paths of the <Switch> below, as patterns, to find the page of an address before React runs.
-const PAGES: ReadonlyArray<readonly [RegExp, LazyPage<never>]> = [
-  [/^\/auth$/, AuthPage],
-  [/^\/$/, HomePage],
-  [/^\/profile$/, ProfilePage],
-  [/^\/challenges\/[^/]+$/, ChallengeDetailPage],
-  [/^\/payouts$/, PayoutsPage],
-  [/^\/admin$/, AdminPage],
-  [/^\/sandbox\/crypto\/[^/]+$/, SandboxCryptoCheckoutPage],
-];
+const PAGE_COMPONENTS: Record<PageName, LazyPage<never>> = {
+  auth: AuthPage,
+  home: HomePage,
+  profile: ProfilePage,
+  challenge: ChallengeDetailPage,
+  payouts: PayoutsPage,
+  admin: AdminPage,
+  cryptoCheckout: SandboxCryptoCheckoutPage,
+  notFound: NotFoundPage,
+};
 
 /**
  * Downloads the chunk of the page at `path`; resolves when it is in, or has failed (rendering the
- * page then meets the same rejected promise and reports it).
+ * page then meets the same rejected promise and reports it). The patterns of `pageAt` must match
+ * the paths of the <Switch> below.
  */
 export async function preloadPage(path: string): Promise<void> {
-  const page = PAGES.find(([pattern]) => pattern.test(path))?.[1] ?? NotFoundPage;
-  await page.preload().catch(() => undefined);
+  await PAGE_COMPONENTS[pageAt(path)].preload().catch(() => undefined);
 }
 
 export function AppRoutes() {

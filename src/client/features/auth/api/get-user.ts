@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { publicUserSchema, type PublicUser } from '#shared/contracts/auth.ts';
+import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 import { ApiError, getJson } from '#client/lib/api-client.ts';
 
 /** The cache key of the signed-in user. Realtime balance updates write through it too. */
@@ -12,6 +13,22 @@ export async function getUser(signal?: AbortSignal): Promise<PublicUser | null> 
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw new Error('Failed to fetch user', { cause: error });
+  }
+}
+
+/**
+ * The user the server named in the page it sent (null: nobody is signed in), or undefined when it
+ * did not say (the development server, a server that could not check the session) or said
+ * something unreadable: then the client asks GET /api/user.
+ */
+export function userFromPage(page: Document): PublicUser | null | undefined {
+  const text = page.getElementById(SESSION_USER_ELEMENT_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    const parsed = publicUserSchema.nullable().safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
   }
 }
 

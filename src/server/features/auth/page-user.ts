@@ -1,0 +1,25 @@
+import type { PublicUser } from '#shared/contracts/auth.ts';
+import type { AppContext } from '../../context.ts';
+import { getUserBalanceCents } from '../ledger/balances.ts';
+import { toPublicUser } from '../users/public-user.ts';
+import { findSessionUser } from './sessions.ts';
+
+/**
+ * Who is signed in with the session cookie `token`, as GET /api/user answers (null: nobody), for
+ * the page the browser loads. Checked exactly as an API request's session is.
+ */
+export async function pageUser(
+  ctx: AppContext,
+  token: string | undefined,
+): Promise<PublicUser | null> {
+  if (!token) return null;
+  const found = await findSessionUser(
+    ctx.db,
+    token,
+    ctx.sessionPolicy,
+    ctx.clock(),
+    ctx.sessionCache,
+  );
+  if (!found) return null;
+  return toPublicUser(found.user, await getUserBalanceCents(ctx.db, found.user.id));
+}

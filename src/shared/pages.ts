@@ -1,0 +1,27 @@
+/**
+ * The app's screens: which addresses each one answers and the client module that renders it, its
+ * own chunk. The client router preloads the chunk of the address being opened; the server names
+ * the same chunks in the page it sends, so the browser fetches them beside the entry.
+ */
+export const PAGES = {
+  auth: { pattern: /^\/auth$/, module: 'app/routes/auth.tsx' },
+  home: { pattern: /^\/$/, module: 'app/routes/home.tsx' },
+  profile: { pattern: /^\/profile$/, module: 'app/routes/profile.tsx' },
+  challenge: { pattern: /^\/challenges\/[^/]+$/, module: 'app/routes/challenge-detail.tsx' },
+  payouts: { pattern: /^\/payouts$/, module: 'app/routes/payouts.tsx' },
+  admin: { pattern: /^\/admin$/, module: 'app/routes/admin.tsx' },
+  cryptoCheckout: {
+    pattern: /^\/sandbox\/crypto\/[^/]+$/,
+    module: 'app/routes/sandbox-crypto-checkout.tsx',
+  },
+  // Whatever address no screen above answers.
+  notFound: { pattern: null, module: 'app/routes/not-found.tsx' },
+} as const;
+
+export type PageName = keyof typeof PAGES;
+
+/** The page at `path` (without its query string): the not-found page when no screen matches. */
+export function pageAt(path: string): PageName {
+  const names = Object.keys(PAGES) as PageName[];
+  return names.find((name) => PAGES[name].pattern?.test(path)) ?? 'notFound';
+}
