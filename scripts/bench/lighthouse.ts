@@ -5,12 +5,12 @@
 // on a fresh embedded database, or audits AUDIT_BASE_URL when set (a player is registered there
 // for the cookie). Prints the scores, the main timings and what Lighthouse flags; exits non-zero
 // only when an audit could not run, never for a score.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { startProcess, table, type ServerProcess } from './common.ts';
+import { median, startProcess, table, type ServerProcess } from './common.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.AUDIT_RUNS ?? 1);
@@ -67,6 +67,27 @@ async function audit(
   url: string,
   headers: Record<string, string>,
 ): Promise<AuditResult> {
+  // Lighthouse itself sometimes fails to record the trace of a load (NO_NAVSTART, "please run
+  // Lighthouse again"): that says nothing about the page, so the load is measured again.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await auditOnce(port, profile, page, url, headers);
+    } catch (error) {
+      if (!(error instanceof TraceNotRecorded) || attempt === 3) throw error;
+      process.stderr.write(`Lighthouse recorded no trace of ${url}; measuring it again\n`);
+    }
+  }
+}
+
+class TraceNotRecorded extends Error {}
+
+async function auditOnce(
+  port: number,
+  profile: Profile,
+  page: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<AuditResult> {
   const result = await lighthouse(
     url,
     {
@@ -80,8 +101,10 @@ async function audit(
   );
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
+  if (lhr.runtimeError?.code === 'NO_NAVSTART') throw new TraceNotRecorded(url);
   if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
   if (REPORT_DIR) {
+    mkdirSync(REPORT_DIR, { recursive: true });
     const name = page === '/' ? 'home' : page.replaceAll('/', '');
     writeFileSync(
       join(REPORT_DIR, `lighthouse-${name}-${profile}.json`),
@@ -155,6 +178,22 @@ try {
       ) +
       '\n',
   );
+  if (RUNS > 1) {
+    // The scores move by a point or two from run to run on a shared machine: the median is the
+    // figure to report.
+    const medians = PROFILES.flatMap((profile) =>
+      ['/auth', '/'].map((page) => {
+        const runs = results.filter((r) => r.profile === profile && r.page === page);
+        return {
+          page,
+          profile,
+          'median performance': median(runs.map((r) => r.performance)),
+          'median accessibility': median(runs.map((r) => r.accessibility)),
+        };
+      }),
+    );
+    process.stdout.write(`\n${table(medians)}\n`);
+  }
   for (const r of results) {
     if (r.flagged.length === 0) continue;
     process.stdout.write(

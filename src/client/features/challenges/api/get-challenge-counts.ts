@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { challengeCountsSchema, type ChallengeCounts } from '#shared/contracts/challenges.ts';
 import { getJson } from '#client/lib/api-client.ts';
+import { useAfterFirstPaint } from '#client/lib/first-paint.ts';
 
 export const challengeCountsQueryKey = ['challenges', 'counts'] as const;
 
@@ -16,6 +17,7 @@ export function challengeCountsQueryOptions() {
   });
 }
 
+/** Asked for once the first frame is drawn: the counts are not what a page shows first. */
 export function useChallengeCounts() {
-  return useQuery(challengeCountsQueryOptions());
+  return useQuery({ ...challengeCountsQueryOptions(), enabled: useAfterFirstPaint() });
 }

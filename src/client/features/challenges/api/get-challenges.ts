@@ -6,6 +6,7 @@ import {
 } from '#shared/contracts/challenges.ts';
 import { z } from '#shared/validation.ts';
 import { getJson } from '#client/lib/api-client.ts';
+import { useAfterFirstPaint } from '#client/lib/first-paint.ts';
 
 /** One page of a challenge list; "Load more" appears when a page comes back full. */
 export const CHALLENGE_PAGE_SIZE = 24;
@@ -46,6 +47,7 @@ export function challengesQueryOptions(filter: ChallengeListFilter) {
   });
 }
 
+/** Asked for once the first frame is drawn: a page shows its heading before its lists. */
 export function useChallenges(filter: ChallengeListFilter) {
-  return useInfiniteQuery(challengesQueryOptions(filter));
+  return useInfiniteQuery({ ...challengesQueryOptions(filter), enabled: useAfterFirstPaint() });
 }
