@@ -100,7 +100,7 @@ export const accountSocket = fp(
       }
     });
 
-    const heartbeat = setInterval(() => {
+    const beat = () => {
       for (const [socket, connection] of connections) {
         if (!connection.alive) {
           socket.terminate();
@@ -110,7 +110,11 @@ export const accountSocket = fp(
         connection.alive = false;
         send(socket, PING);
       }
-    }, options.pingIntervalMs);
+    };
+    // Node runs due timers before it reads the sockets: after a pause of the process (a long
+    // garbage collection, a starved CPU) the beat would judge sockets whose PONG is already
+    // waiting to be read. setImmediate judges after this turn's reads.
+    const heartbeat = setInterval(() => setImmediate(beat), options.pingIntervalMs);
     heartbeat.unref();
 
     app.addHook('onClose', async () => {
