@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { afterFirstPaint } from '#client/lib/first-paint.ts';
 import { BACK_TO_TOP_FRACTION, SCROLL_OVERFLOW_THRESHOLD_PX } from '#client/lib/ui-constants.ts';
 
 export interface ScrollMetrics {
@@ -46,16 +47,23 @@ export function useScrollMetrics(): ScrollMetrics {
       frame ??= requestAnimationFrame(measure);
     };
 
-    scheduleMeasure();
-    window.addEventListener('scroll', scheduleMeasure, { passive: true });
-    window.addEventListener('resize', scheduleMeasure);
     // Data that arrives after the first paint makes the page taller without any scroll or resize
-    // event. jsdom has no ResizeObserver; there the two events above still keep the metrics right.
+    // event. jsdom has no ResizeObserver; there the two events below still keep the metrics right.
     const resizeObserver =
       typeof ResizeObserver === 'function' ? new ResizeObserver(scheduleMeasure) : undefined;
-    resizeObserver?.observe(document.body);
+    let stopped = false;
+    // Reading the page's height lays it out: not before the first paint, which the controls
+    // (hidden until the page overflows) have no part in.
+    void afterFirstPaint().then(() => {
+      if (stopped) return;
+      scheduleMeasure();
+      window.addEventListener('scroll', scheduleMeasure, { passive: true });
+      window.addEventListener('resize', scheduleMeasure);
+      resizeObserver?.observe(document.body);
+    });
 
     return () => {
+      stopped = true;
       if (frame !== undefined) cancelAnimationFrame(frame);
       window.removeEventListener('scroll', scheduleMeasure);
       window.removeEventListener('resize', scheduleMeasure);
