@@ -1,7 +1,6 @@
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import type { AppContext } from '../../context.ts';
-import { getUserBalanceCents } from '../ledger/balances.ts';
-import { toPublicUser } from '../users/public-user.ts';
+import { loadPublicUser } from '../users/public-user.ts';
 import { findSessionUser } from './sessions.ts';
 
 /**
@@ -20,6 +19,5 @@ export async function pageUser(
     ctx.clock(),
     ctx.sessionCache,
   );
-  if (!found) return null;
-  return toPublicUser(found.user, await getUserBalanceCents(ctx.db, found.user.id));
+  return found ? loadPublicUser(ctx.db, found.user) : null;
 }

@@ -13,8 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hitRateLimit, resetRateLimit, type RateCheck } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { getUserBalanceCents } from '../ledger/balances.ts';
-import { toPublicUser } from '../users/public-user.ts';
+import { loadPublicUser, toPublicUser } from '../users/public-user.ts';
 import { findUserByUsername, insertUser } from '../users/repository.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 import { createSession, hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
@@ -41,14 +40,7 @@ export const authRoutes =
       // A sign-in always gets a fresh token; any token the browser had before is revoked, so a
       // token planted before login (session fixation) is worthless afterwards.
       const previous = request.cookies[SESSION_COOKIE];
-      if (previous) {
-        const tokenHash = hashToken(previous);
-        await revokeSession(db, tokenHash);
-        await ctx.bus.publish({
-          type: 'session-revoked',
-          tokenHash,
-        });
-      }
+      if (previous) await revokeSession(db, ctx.bus, hashToken(previous));
       const { token } = await createSession(db, userId, sessionPolicy, clock());
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
@@ -74,7 +66,7 @@ export const authRoutes =
       },
       async (request) => {
         const user = requireUser(request);
-        return toPublicUser(user, await getUserBalanceCents(db, user.id));
+        return loadPublicUser(db, user);
       },
     );
 
@@ -146,7 +138,7 @@ export const authRoutes =
         }
         await resetRateLimit(db, rateLimits.loginPerUsername, accountKey, now);
         await startSession(request, reply, user.id);
-        return toPublicUser(user, await getUserBalanceCents(db, user.id));
+        return loadPublicUser(db, user);
       },
     );
 
@@ -158,14 +150,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         const token = request.cookies[SESSION_COOKIE];
-        if (token) {
-          const tokenHash = hashToken(token);
-          await revokeSession(db, tokenHash);
-          await ctx.bus.publish({
-            type: 'session-revoked',
-            tokenHash,
-          });
-        }
+        if (token) await revokeSession(db, ctx.bus, hashToken(token));
         reply.clearCookie(SESSION_COOKIE, {
           path: '/',
           httpOnly: true,

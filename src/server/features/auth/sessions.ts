@@ -3,6 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sessions } from '../../db/schema/sessions.ts';
 import { users, type User } from '../../db/schema/users.ts';
+import type { EventBus } from '../../lib/event-bus.ts';
 import type { CachedSession, SessionCache } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'sid';
@@ -89,8 +90,13 @@ function isLive(session: CachedSession, policy: SessionPolicy, at: number): bool
   return session.expiresAt > at && session.lastSeenAt + policy.idleMs > at;
 }
 
-export async function revokeSession(db: Executor, tokenHash: string): Promise<void> {
+/**
+ * Ends one session, and says so on `bus`: every instance forgets its copy and closes the sockets
+ * opened with it.
+ */
+export async function revokeSession(db: Executor, bus: EventBus, tokenHash: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  await bus.publish({ type: 'session-revoked', tokenHash });
 }
 
 export async function revokeUserSessions(db: Executor, userId: number): Promise<void> {

@@ -32,6 +32,11 @@ const challengeBody = (overrides: Partial<CreateChallengeBody> = {}): CreateChal
   ...overrides,
 });
 
+/** Creates a challenge as `agent`'s player and returns it as the API answered. */
+async function createChallenge(agent: Agent, overrides?: Partial<CreateChallengeBody>) {
+  return (await agent.post('/api/challenges', challengeBody(overrides))).json<ChallengeView>();
+}
+
 describe('acceptsGzip', () => {
   it.each([
     [undefined, false],
@@ -136,12 +141,8 @@ describe('GET /api/challenges for players', () => {
   it('answers each player as the detail page does: contact details on their own only', async () => {
     const creator = await funded();
     const other = await funded();
-    const mine = (
-      await creator.agent.post('/api/challenges', challengeBody())
-    ).json<ChallengeView>();
-    const theirs = (
-      await other.agent.post('/api/challenges', challengeBody())
-    ).json<ChallengeView>();
+    const mine = await createChallenge(creator.agent);
+    const theirs = await createChallenge(other.agent);
 
     for (const viewer of [creator, other, await signUp(t.app)]) {
       const page = (await viewer.agent.get(OPEN_PAGE)).json<ChallengeView[]>();
@@ -178,12 +179,8 @@ describe('GET /api/challenges for players', () => {
     const viewer = await signUp(t.app);
     const before = ids(await viewer.agent.get(OPEN_PAGE));
 
-    const first = (
-      await creator.agent.post('/api/challenges', challengeBody())
-    ).json<ChallengeView>();
-    const second = (
-      await creator.agent.post('/api/challenges', challengeBody())
-    ).json<ChallengeView>();
+    const first = await createChallenge(creator.agent);
+    const second = await createChallenge(creator.agent);
     expect(ids(await viewer.agent.get(OPEN_PAGE))).toEqual([second.id, first.id, ...before]);
 
     await acceptor.agent.post(`/api/challenges/${first.id}/accept`);
@@ -195,9 +192,7 @@ describe('GET /api/challenges for players', () => {
   it('keeps a page no longer than its time to live when no event says it changed', async () => {
     const creator = await funded();
     const viewer = await signUp(t.app);
-    const created = (
-      await creator.agent.post('/api/challenges', challengeBody({ game: 'Chess' }))
-    ).json<ChallengeView>();
+    const created = await createChallenge(creator.agent, { game: 'Chess' });
     const gameOf = async () =>
       (await viewer.agent.get(OPEN_PAGE)).json<ChallengeView[]>().find((c) => c.id === created.id)
         ?.game;
@@ -222,9 +217,7 @@ describe.runIf(onPostgres)('challenge pages across instances on one PostgreSQL',
         (await onB.get(OPEN_PAGE)).json<ChallengeView[]>().map((challenge) => challenge.id);
       const before = await pageOnB();
 
-      const created = (
-        await creator.agent.post('/api/challenges', challengeBody())
-      ).json<ChallengeView>();
+      const created = await createChallenge(creator.agent);
       // Far sooner than the page's time to live: the event, not the clock, refreshed it.
       await expect
         .poll(pageOnB, { timeout: CHALLENGE_PAGE_TTL_MS / 2 })

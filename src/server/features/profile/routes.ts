@@ -15,10 +15,9 @@ import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema/users.ts';
 import { DOCUMENT_TYPES } from '../../lib/file-type.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { getUserBalanceCents } from '../ledger/balances.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
-import { toPublicUser } from '../users/public-user.ts';
+import { loadPublicUser } from '../users/public-user.ts';
 import { findLatestVerification, submitLicense } from './verification.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
@@ -50,11 +49,8 @@ export const profileRoutes =
           .where(eq(users.id, user.id))
           .returning();
         if (!updated) throw new Error(`signed-in user ${user.id} has no row`);
-        await ctx.bus.publish({
-          type: 'user-changed',
-          userId: user.id,
-        });
-        return toPublicUser(updated, await getUserBalanceCents(ctx.db, user.id));
+        await ctx.bus.publish({ type: 'user-changed', userId: user.id });
+        return loadPublicUser(ctx.db, updated);
       },
     );
 

@@ -1,6 +1,8 @@
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { centsToDollarNumber, type Cents } from '#shared/money.ts';
+import type { Executor } from '../../db/client.ts';
 import type { User } from '../../db/schema/users.ts';
+import { getUserBalanceCents } from '../ledger/balances.ts';
 
 /** The API's view of a user (SPEC §3): never the password hash. */
 export function toPublicUser(user: User, balanceCents: Cents): PublicUser {
@@ -15,4 +17,9 @@ export function toPublicUser(user: User, balanceCents: Cents): PublicUser {
     email: user.email,
     createdAt: user.createdAt.toISOString(),
   };
+}
+
+/** The user with their current balance: what GET /api/user answers, and the page names. */
+export async function loadPublicUser(db: Executor, user: User): Promise<PublicUser> {
+  return toPublicUser(user, await getUserBalanceCents(db, user.id));
 }
