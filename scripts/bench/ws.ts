@@ -11,14 +11,13 @@ import { centsToDollarNumber } from '../../src/shared/money.ts';
 import { Worker } from 'node:worker_threads';
 import { openPostgres, type DatabaseHandle } from '../../src/server/db/client.ts';
 import { runMigrations } from '../../src/server/db/migrate.ts';
-import type { Ledger } from '../../src/server/features/ledger/ledger.ts';
 import {
   acceptChallenge,
   createChallenge,
   submitScores,
 } from '../../src/server/features/challenges/service.ts';
 import { checkLedgerInvariants } from '../../src/server/features/ledger/invariants.ts';
-import { createPostgresBus } from '../../src/server/lib/event-bus.ts';
+import { createPostgresBus, type EventBus } from '../../src/server/lib/event-bus.ts';
 import {
   benchContext,
   poolOf,
@@ -63,23 +62,22 @@ interface Tracker {
   outstanding: number;
 }
 
-/** The service layer's ledger, noting when each wallet's new balance committed. */
-function timedLedger(ledger: Ledger, tracker: Tracker): Ledger {
+/**
+ * The bus the service layer publishes on, noting when each wallet's new balance committed: the
+ * ledger publishes a balance the moment its transfer has committed, so the moment it publishes is
+ * the commit time.
+ */
+function timedBus(bus: EventBus, tracker: Tracker): EventBus {
   return {
-    async post(uow, input) {
-      const result = await ledger.post(uow, input);
-      for (const [key, cents] of result.balancesAfter) {
-        const match = /^user:(\d+)$/.exec(key);
-        if (!match) continue;
-        const userId = Number(match[1]);
-        uow.afterCommit(() => {
-          const list = tracker.expected.get(userId) ?? [];
-          list.push({ dollars: centsToDollarNumber(cents), committedAt: now() });
-          tracker.expected.set(userId, list);
-          tracker.outstanding += 1;
-        });
+    ...bus,
+    publish(event) {
+      if (event.type === 'balance') {
+        const list = tracker.expected.get(event.userId) ?? [];
+        list.push({ dollars: centsToDollarNumber(BigInt(event.balanceCents)), committedAt: now() });
+        tracker.expected.set(event.userId, list);
+        tracker.outstanding += 1;
       }
-      return result;
+      return bus.publish(event);
     },
   };
 }
@@ -162,8 +160,7 @@ class SocketWorkers {
 
 async function runCycles(database: DatabaseHandle, players: number[], tracker: Tracker) {
   const bus = await createPostgresBus(poolOf(database), { warn: () => {}, error: () => {} });
-  const ctx = benchContext(database, bus);
-  ctx.ledger = timedLedger(ctx.ledger, tracker);
+  const ctx = benchContext(database, timedBus(bus, tracker));
   let cycles = 0;
   let errors = 0;
   const running = new Set<Promise<void>>();

@@ -19,9 +19,15 @@ import {
   countChallenges,
   findChallengeRow,
   listChallengeRows,
+  findChallenge,
+  findChallengeWithPlayers,
   lockChallenge,
-  lockChallengeWithPlayers,
 } from '#server/features/challenges/repository.ts';
+import {
+  acceptChallenge,
+  createChallenge,
+  submitScores,
+} from '#server/features/challenges/service.ts';
 import { EXTERNAL_CARD, userWallet } from '#server/features/ledger/accounts.ts';
 import { getUserBalanceCents } from '#server/features/ledger/balances.ts';
 import { createLedger } from '#server/features/ledger/ledger.ts';
@@ -47,6 +53,8 @@ import {
 } from '#server/features/profile/verification.ts';
 import { findUserById, findUserByUsername } from '#server/features/users/repository.ts';
 import { listWalletMovements } from '#server/features/wallet/repository.ts';
+import { parseEnv } from '#server/env.ts';
+import { createAppContext } from '#server/context.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
 import { hitRateLimit, resetRateLimit } from '#server/lib/rate-limiter.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
@@ -276,7 +284,8 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
         }),
     ],
     ['challenge by id', (db) => findChallengeRow(db, 77_777)],
-    ['challenge locked with its players', (db) => lockChallengeWithPlayers(db, 77_777)],
+    ['challenge with its players', (db) => findChallengeWithPlayers(db, 77_777)],
+    ['challenge row by id', (db) => findChallenge(db, 77_777)],
     ['challenge locked by id', (db) => inTransaction(db, ({ tx }) => lockChallenge(tx, 77_777))],
     ['challenge counts', (db) => countChallenges(db, viewer)],
     // Sessions and users.
@@ -344,6 +353,29 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
             })
             .catch(() => undefined),
         ),
+    ],
+    [
+      'a challenge created, accepted and settled: one statement each, with the stakes and prize',
+      async (db) => {
+        const ctx = createAppContext({
+          env: parseEnv({ LOG_LEVEL: 'silent' }),
+          database: { ...database, db },
+          bus: createLocalBus(),
+        });
+        const id = await createChallenge(ctx, viewer, {
+          game: 'Chess',
+          amount: 5,
+          gamerTag: 'tag',
+          phoneNumber: '5550100000',
+          console: 'PC',
+        });
+        await acceptChallenge(ctx, id, 31_337);
+        await submitScores(ctx, id, viewer, {
+          creatorScore: 3,
+          acceptorScore: 1,
+          screenshot: 'https://example.com/result.png',
+        });
+      },
     ],
     // Workers and throttling.
     [

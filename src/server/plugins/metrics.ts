@@ -136,6 +136,11 @@ export function createMetrics(): Metrics {
           if (!result.replayed) uow.afterCommit(() => transfers.inc({ kind: input.kind }));
           return result;
         },
+        async postWith(db, write, input) {
+          const result = await ledger.postWith(db, write, input);
+          if (result && !result.replayed) transfers.inc({ kind: input.kind });
+          return result;
+        },
       };
     },
 

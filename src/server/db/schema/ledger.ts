@@ -15,8 +15,8 @@ import { users } from './users.ts';
 /**
  * One row per ledger account (DESIGN §2): `user:{id}` wallets, escrows, holds, house and
  * external accounts. `balance_cents` is a cache of the sum of the account's postings, updated in
- * the same transaction as the postings; the CHECK keeps wallets, escrows and holds from ever
- * going below zero even if application code were wrong.
+ * the same statement as the postings. The CHECKs keep wallets, escrows and holds from ever going
+ * below zero: a transfer that would overdraw one is refused by the database itself.
  */
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
@@ -34,9 +34,15 @@ export const ledgerAccounts = pgTable(
   (table) => [
     uniqueIndex('ledger_accounts_key_key').on(table.key),
     index('ledger_accounts_user_id_idx').on(table.userId),
+    // Two checks that never both apply to one row, so the one a refused transfer breaks names
+    // the kind of account: a wallet short of money is the player's error, anything else ours.
+    check(
+      'ledger_accounts_wallet_non_negative',
+      sql`${table.kind} <> 'user' or ${table.balanceCents} >= 0`,
+    ),
     check(
       'ledger_accounts_non_negative',
-      sql`${table.allowNegative} or ${table.balanceCents} >= 0`,
+      sql`${table.kind} = 'user' or ${table.allowNegative} or ${table.balanceCents} >= 0`,
     ),
   ],
 );

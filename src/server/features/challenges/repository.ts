@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.ts';
+import { queryRows, type Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
 import { ledgerAccounts } from '../../db/schema/ledger.ts';
 import { users } from '../../db/schema/users.ts';
@@ -107,11 +107,8 @@ export interface Contact {
   email: string | null;
 }
 
-/**
- * Locks the challenge row as `lockChallenge` does and reads its players' names and addresses in
- * the same round trip (the settlement writes to both). The players' rows are not locked.
- */
-export async function lockChallengeWithPlayers(
+/** The challenge and its players' names and addresses, read without a lock. */
+export async function findChallengeWithPlayers(
   db: Executor,
   id: number,
 ): Promise<{ challenge: Challenge; creator: Contact; acceptor: Contact | null } | undefined> {
@@ -125,9 +122,23 @@ export async function lockChallengeWithPlayers(
     .innerJoin(creators, eq(creators.id, challenges.creatorId))
     .leftJoin(acceptors, eq(acceptors.id, challenges.acceptorId))
     .where(eq(challenges.id, id))
-    .limit(1)
-    .for('update', { of: challenges });
+    .limit(1);
   return row;
+}
+
+export async function findChallenge(db: Executor, id: number): Promise<Challenge | undefined> {
+  const [row] = await db.select().from(challenges).where(eq(challenges.id, id)).limit(1);
+  return row;
+}
+
+/** A new challenge's id, taken before the statement that creates it, whose keys name it. */
+export async function nextChallengeId(db: Executor): Promise<number> {
+  const [row] = await queryRows<{ id: number }>(
+    db,
+    sql`select nextval(pg_get_serial_sequence('challenges', 'id'))::int as id`,
+  );
+  if (!row) throw new Error('the challenge id sequence answered nothing');
+  return row.id;
 }
 
 export interface ListFilter {

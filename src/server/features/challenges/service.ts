@@ -1,15 +1,22 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { CHALLENGE_MESSAGES, DISPUTE_WINDOW_MS } from '#shared/contracts/challenges.ts';
 import { centsToDecimalString, dollars } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { challenges, type Challenge } from '../../db/schema/challenges.ts';
-import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
+import { runGuardedWrite } from '../../db/guarded-write.ts';
+import { inTransaction, retryingConflicts, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { listAuditEntries } from '../audit/audit-log.ts';
 import { challengeEscrow, HOUSE_FEES, userWallet } from '../ledger/accounts.ts';
 import { getUserBalanceCents } from '../ledger/balances.ts';
-import { enqueueMail, type Mail } from '../mail/outbox.ts';
-import { lockChallenge, lockChallengeWithPlayers, type Contact } from './repository.ts';
+import { queueMailWithChange, type Mail } from '../mail/outbox.ts';
+import {
+  findChallenge,
+  findChallengeWithPlayers,
+  lockChallenge,
+  nextChallengeId,
+  type Contact,
+} from './repository.ts';
 import { settle, winnerOf } from './settlement.ts';
 
 export interface CreateChallengeInput {
@@ -38,24 +45,50 @@ export interface SubmissionResult {
   winnerBalanceCents: bigint;
 }
 
-/** Tells the sockets that show this challenge that it changed (DESIGN §6). */
-function announce(
-  ctx: AppContext,
-  uow: UnitOfWork,
-  challenge: Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>,
-) {
-  uow.afterCommit(() =>
-    ctx.bus.publish({
-      type: 'challenge',
-      challengeId: challenge.id,
-      status: challenge.status,
-      // Open challenges are on everyone's Available tab; after that only the players see them.
-      audience:
-        challenge.status === 'open' || challenge.status === 'cancelled'
-          ? 'all'
-          : [challenge.creatorId, ...(challenge.acceptorId ? [challenge.acceptorId] : [])],
-    }),
-  );
+type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>;
+
+function challengeEvent(challenge: Announced) {
+  return {
+    type: 'challenge' as const,
+    challengeId: challenge.id,
+    status: challenge.status,
+    // Open challenges are on everyone's Available tab; after that only the players see them.
+    audience:
+      challenge.status === 'open' || challenge.status === 'cancelled'
+        ? ('all' as const)
+        : [challenge.creatorId, ...(challenge.acceptorId ? [challenge.acceptorId] : [])],
+  };
+}
+
+/** Tells the sockets that show this challenge that it changed, once the change commits (DESIGN §6). */
+function announce(ctx: AppContext, uow: UnitOfWork, challenge: Announced) {
+  uow.afterCommit(() => ctx.bus.publish(challengeEvent(challenge)));
+}
+
+/** The same, for a change made in one statement that has committed already. */
+async function announceCommitted(ctx: AppContext, challenge: Announced): Promise<void> {
+  await Promise.allSettled([ctx.bus.publish(challengeEvent(challenge))]);
+}
+
+/**
+ * Runs `attempt` on the challenge as it reads now. `attempt` checks the rules on what it read
+ * and writes in one statement guarded by what it relied on (`status = 'open'`, say); null means
+ * the row changed between the read and the write, and the challenge is read and judged again.
+ * A challenge's status only moves forward, so a second round either succeeds or refuses.
+ */
+async function onCurrentState<T, R>(
+  read: () => Promise<R | undefined>,
+  attempt: (current: R) => Promise<T | null>,
+): Promise<T> {
+  return retryingConflicts(async () => {
+    for (let round = 1; round <= 3; round += 1) {
+      const current = await read();
+      if (current === undefined) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+      const result = await attempt(current);
+      if (result !== null) return result;
+    }
+    throw new Error('the challenge kept changing under a guarded write');
+  });
 }
 
 async function requireLocked(uow: UnitOfWork, challengeId: number): Promise<Challenge> {
@@ -70,37 +103,45 @@ export async function createChallenge(
   input: CreateChallengeInput,
 ): Promise<number> {
   const stakeCents = dollars(input.amount);
-  return inTransaction(ctx.db, async (uow) => {
+  return retryingConflicts(async () => {
+    const id = await nextChallengeId(ctx.db);
     const now = ctx.clock();
-    const [created] = await uow.tx
-      .insert(challenges)
-      .values({
-        creatorId,
-        amountCents: stakeCents,
-        game: input.game,
-        gamerTag: input.gamerTag,
-        phoneNumber: input.phoneNumber,
-        console: input.console,
-        mode: input.mode ?? null,
-        platform: input.platform ?? null,
-        status: 'open',
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!created) throw new Error('insert returned no challenge');
-    // The row and the stake commit together: a refused stake leaves no challenge behind.
-    await ctx.ledger.post(uow, {
-      idempotencyKey: `stake:creator:${created.id}`,
-      kind: 'stake',
-      reference: { type: 'challenge', id: created.id },
-      entries: [
-        { account: userWallet(creatorId), direction: 'debit', amountCents: stakeCents },
-        { account: challengeEscrow(created.id), direction: 'credit', amountCents: stakeCents },
-      ],
-    });
-    announce(ctx, uow, created);
-    return created.id;
+    // The row and the stake in one statement: a refused stake leaves no challenge behind.
+    const posted = await ctx.ledger.postWith(
+      ctx.db,
+      {
+        change: ctx.db
+          .insert(challenges)
+          .overridingSystemValue()
+          .values({
+            id,
+            creatorId,
+            amountCents: stakeCents,
+            game: input.game,
+            gamerTag: input.gamerTag,
+            phoneNumber: input.phoneNumber,
+            console: input.console,
+            mode: input.mode ?? null,
+            platform: input.platform ?? null,
+            status: 'open',
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning({ id: challenges.id }),
+      },
+      {
+        idempotencyKey: `stake:creator:${id}`,
+        kind: 'stake',
+        reference: { type: 'challenge', id },
+        entries: [
+          { account: userWallet(creatorId), direction: 'debit', amountCents: stakeCents },
+          { account: challengeEscrow(id), direction: 'credit', amountCents: stakeCents },
+        ],
+      },
+    );
+    if (!posted) throw new Error(`challenge ${id} was not inserted`);
+    await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null });
+    return id;
   });
 }
 
@@ -109,32 +150,46 @@ export async function acceptChallenge(
   challengeId: number,
   acceptorId: number,
 ): Promise<void> {
-  await inTransaction(ctx.db, async (uow) => {
-    const challenge = await requireLocked(uow, challengeId);
-    if (challenge.creatorId === acceptorId)
-      throw new AppError('OWN_CHALLENGE', CHALLENGE_MESSAGES.ownChallenge);
-    if (challenge.status !== 'open')
-      throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
-    await ctx.ledger.post(uow, {
-      idempotencyKey: `stake:acceptor:${challenge.id}`,
-      kind: 'stake',
-      reference: { type: 'challenge', id: challenge.id },
-      entries: [
-        { account: userWallet(acceptorId), direction: 'debit', amountCents: challenge.amountCents },
+  await onCurrentState(
+    () => findChallenge(ctx.db, challengeId),
+    async (challenge) => {
+      if (challenge.creatorId === acceptorId)
+        throw new AppError('OWN_CHALLENGE', CHALLENGE_MESSAGES.ownChallenge);
+      if (challenge.status !== 'open')
+        throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
+      const now = ctx.clock();
+      const posted = await ctx.ledger.postWith(
+        ctx.db,
         {
-          account: challengeEscrow(challenge.id),
-          direction: 'credit',
-          amountCents: challenge.amountCents,
+          change: ctx.db
+            .update(challenges)
+            .set({ status: 'accepted', acceptorId, acceptedAt: now, updatedAt: now })
+            .where(and(eq(challenges.id, challenge.id), eq(challenges.status, 'open')))
+            .returning({ id: challenges.id }),
         },
-      ],
-    });
-    const now = ctx.clock();
-    await uow.tx
-      .update(challenges)
-      .set({ status: 'accepted', acceptorId, acceptedAt: now, updatedAt: now })
-      .where(eq(challenges.id, challenge.id));
-    announce(ctx, uow, { ...challenge, status: 'accepted', acceptorId });
-  });
+        {
+          idempotencyKey: `stake:acceptor:${challenge.id}`,
+          kind: 'stake',
+          reference: { type: 'challenge', id: challenge.id },
+          entries: [
+            {
+              account: userWallet(acceptorId),
+              direction: 'debit',
+              amountCents: challenge.amountCents,
+            },
+            {
+              account: challengeEscrow(challenge.id),
+              direction: 'credit',
+              amountCents: challenge.amountCents,
+            },
+          ],
+        },
+      );
+      if (!posted) return null;
+      await announceCommitted(ctx, { ...challenge, status: 'accepted', acceptorId });
+      return posted;
+    },
+  );
 }
 
 export async function cancelChallenge(
@@ -202,8 +257,9 @@ function resultMails(
 
 /**
  * Records the scores and, unless the submission disputes, pays the winner from the escrow:
- * prize − fee to the winner, the fee to the house (DESIGN §3). The row lock and the
- * `settle:{id}` idempotency key each make a second settlement impossible.
+ * prize − fee to the winner, the fee to the house (DESIGN §3). Scores, mail and money are one
+ * statement guarded by `status = 'accepted'`, and the `settle:{id}` idempotency key stands
+ * behind it: a second settlement is impossible.
  */
 export async function submitScores(
   ctx: AppContext,
@@ -211,73 +267,77 @@ export async function submitScores(
   submitterId: number,
   submission: ScoreSubmission,
 ): Promise<SubmissionResult> {
-  return inTransaction(ctx.db, async (uow) => {
-    const locked = await lockChallengeWithPlayers(uow.tx, challengeId);
-    if (!locked) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
-    const { challenge } = locked;
-    const { creatorId, acceptorId } = challenge;
-    if (submitterId !== creatorId && submitterId !== acceptorId) {
-      throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
-    }
-    if (challenge.status !== 'accepted' || acceptorId === null) {
-      const message =
-        challenge.status === 'completed' || challenge.status === 'disputed'
-          ? CHALLENGE_MESSAGES.alreadySubmitted
-          : CHALLENGE_MESSAGES.notAccepted;
-      throw new AppError('CHALLENGE_NOT_ACCEPTED', message);
-    }
+  return onCurrentState(
+    () => findChallengeWithPlayers(ctx.db, challengeId),
+    async ({ challenge, creator, acceptor }) => {
+      const { creatorId, acceptorId } = challenge;
+      if (submitterId !== creatorId && submitterId !== acceptorId) {
+        throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
+      }
+      if (challenge.status !== 'accepted' || acceptorId === null) {
+        const message =
+          challenge.status === 'completed' || challenge.status === 'disputed'
+            ? CHALLENGE_MESSAGES.alreadySubmitted
+            : CHALLENGE_MESSAGES.notAccepted;
+        throw new AppError('CHALLENGE_NOT_ACCEPTED', message);
+      }
 
-    const winnerId = winnerOf(submission, { creatorId, acceptorId });
-    const { prizeCents, feeCents, winnerCreditCents } = settle(challenge.amountCents);
-    const disputed = submission.disputeReason !== undefined;
-    const now = ctx.clock();
+      const winnerId = winnerOf(submission, { creatorId, acceptorId });
+      const { prizeCents, feeCents, winnerCreditCents } = settle(challenge.amountCents);
+      const disputed = submission.disputeReason !== undefined;
+      const now = ctx.clock();
+      const status = disputed ? 'disputed' : 'completed';
+      const players = acceptor ? [creator, acceptor] : [creator];
+      const write = {
+        change: ctx.db
+          .update(challenges)
+          .set({
+            status,
+            winnerId,
+            creatorScore: submission.creatorScore,
+            acceptorScore: submission.acceptorScore,
+            screenshotUrl: submission.screenshot,
+            notes: submission.notes ?? null,
+            disputeReason: submission.disputeReason ?? null,
+            submittedBy: submitterId,
+            prizeCents,
+            feeCents: disputed ? null : feeCents,
+            completedAt: now,
+            updatedAt: now,
+          })
+          .where(and(eq(challenges.id, challenge.id), eq(challenges.status, 'accepted')))
+          .returning({ id: challenges.id }),
+        alongside: queueMailWithChange(
+          resultMails(challenge, players, winnerId, winnerCreditCents),
+        ),
+      };
 
-    const status = disputed ? 'disputed' : 'completed';
-    await uow.tx
-      .update(challenges)
-      .set({
-        status,
-        winnerId,
-        creatorScore: submission.creatorScore,
-        acceptorScore: submission.acceptorScore,
-        screenshotUrl: submission.screenshot,
-        notes: submission.notes ?? null,
-        disputeReason: submission.disputeReason ?? null,
-        submittedBy: submitterId,
-        prizeCents,
-        feeCents: disputed ? null : feeCents,
-        completedAt: now,
-        updatedAt: now,
-      })
-      .where(eq(challenges.id, challenge.id));
+      let winnerBalanceCents: bigint;
+      if (disputed) {
+        // A disputed submission moves no money: the stakes wait in escrow for an admin.
+        if (!(await runGuardedWrite(ctx.db, write))) return null;
+        winnerBalanceCents = await getUserBalanceCents(ctx.db, winnerId);
+      } else {
+        const posted = await ctx.ledger.postWith(ctx.db, write, {
+          idempotencyKey: `settle:${challenge.id}`,
+          kind: 'settlement',
+          reference: { type: 'challenge', id: challenge.id },
+          entries: [
+            { account: challengeEscrow(challenge.id), direction: 'debit', amountCents: prizeCents },
+            { account: userWallet(winnerId), direction: 'credit', amountCents: winnerCreditCents },
+            { account: HOUSE_FEES, direction: 'credit', amountCents: feeCents },
+          ],
+        });
+        if (!posted) return null;
+        const after = posted.balancesAfter.get(userWallet(winnerId));
+        if (after === undefined) throw new Error('settlement did not touch the winner’s wallet');
+        winnerBalanceCents = after;
+      }
 
-    const players = locked.acceptor ? [locked.creator, locked.acceptor] : [locked.creator];
-    await enqueueMail(uow.tx, resultMails(challenge, players, winnerId, winnerCreditCents));
-    // The money moves last: the settlement locks the house's fee account, which every
-    // settlement shares, so it is held only for the ledger's own statements and the commit.
-    let winnerBalanceCents: bigint;
-    if (disputed) {
-      // A disputed submission moves no money: the stakes wait in escrow for an admin.
-      winnerBalanceCents = await getUserBalanceCents(uow.tx, winnerId);
-    } else {
-      const result = await ctx.ledger.post(uow, {
-        idempotencyKey: `settle:${challenge.id}`,
-        kind: 'settlement',
-        reference: { type: 'challenge', id: challenge.id },
-        entries: [
-          { account: challengeEscrow(challenge.id), direction: 'debit', amountCents: prizeCents },
-          { account: userWallet(winnerId), direction: 'credit', amountCents: winnerCreditCents },
-          { account: HOUSE_FEES, direction: 'credit', amountCents: feeCents },
-        ],
-      });
-      const after = result.balancesAfter.get(userWallet(winnerId));
-      if (after === undefined) throw new Error('settlement did not touch the winner’s wallet');
-      winnerBalanceCents = after;
-    }
-
-    announce(ctx, uow, { ...challenge, status });
-    return { status, winnerId, prizeCents, feeCents, winnerBalanceCents };
-  });
+      await announceCommitted(ctx, { ...challenge, status });
+      return { status, winnerId, prizeCents, feeCents, winnerBalanceCents };
+    },
+  );
 }
 
 /** The other player contests a completed result within 24 hours (DESIGN §3); an admin decides. */

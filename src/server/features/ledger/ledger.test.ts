@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { ledgerAccounts, ledgerPostings, ledgerTransfers } from '#server/db/schema/ledger.ts';
@@ -8,7 +8,7 @@ import { AppError } from '#server/errors.ts';
 import { createLocalBus, type AppEvent } from '#server/lib/event-bus.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
 import { expectLedgerHealthy } from '#tests/helpers/test-app.ts';
-import { EXTERNAL_CARD, HOUSE_FEES, userWallet } from './accounts.ts';
+import { challengeEscrow, EXTERNAL_CARD, HOUSE_FEES, userWallet } from './accounts.ts';
 import { getUserBalanceCents } from './balances.ts';
 import { checkLedgerInvariants } from './invariants.ts';
 import { createLedger, LedgerRuleError, type TransferInput } from './ledger.ts';
@@ -213,6 +213,99 @@ describe('posting transfers', () => {
     await expect(attempt).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
     const [row] = await database.db.select().from(users).where(eq(users.id, a));
     expect(row?.avatarUrl).toBeNull();
+  });
+
+  it('refuses to take an escrow below zero as a rule error, not as the player’s shortfall', async () => {
+    const a = await newUser();
+    await deposit(a, 1000n);
+    const before = await postingCount();
+    const escrow = challengeEscrow(900_000 + keySeq);
+    const attempt = post({
+      idempotencyKey: `escrow-overdraft:${++keySeq}`,
+      kind: 'refund',
+      entries: [
+        { account: escrow, direction: 'debit', amountCents: 500n },
+        { account: userWallet(a), direction: 'credit', amountCents: 500n },
+      ],
+    });
+    await expect(attempt).rejects.toBeInstanceOf(LedgerRuleError);
+    expect(await postingCount()).toBe(before);
+    expect(await getUserBalanceCents(database.db, a)).toBe(1000n);
+    const accounts = await database.db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.key, escrow));
+    expect(accounts).toEqual([]);
+  });
+});
+
+describe('a transfer posted with a state change, in one statement', () => {
+  /** The change: a user's avatar set, only if none is set yet. */
+  const setAvatar = (userId: number) => ({
+    change: database.db
+      .update(users)
+      .set({ avatarUrl: 'https://example.com/a.png' })
+      .where(and(eq(users.id, userId), isNull(users.avatarUrl)))
+      .returning({ id: users.id }),
+  });
+  const avatarOf = async (userId: number) =>
+    (await database.db.select().from(users).where(eq(users.id, userId)))[0]?.avatarUrl;
+  const fee = (userId: number, key: string, cents = 100n): TransferInput => ({
+    idempotencyKey: key,
+    kind: 'adjustment',
+    entries: [
+      { account: userWallet(userId), direction: 'debit', amountCents: cents },
+      { account: HOUSE_FEES, direction: 'credit', amountCents: cents },
+    ],
+  });
+
+  it('makes the change and moves the money, then publishes the new balance', async () => {
+    const a = await newUser();
+    await deposit(a, 1000n);
+    const events: AppEvent[] = [];
+    const unsubscribe = bus.subscribe((event) => events.push(event));
+    const result = await ledger.postWith(database.db, setAvatar(a), fee(a, `with:${++keySeq}`));
+    unsubscribe();
+    expect(result).toMatchObject({ replayed: false });
+    expect(result?.balancesAfter.get(userWallet(a))).toBe(900n);
+    expect(await getUserBalanceCents(database.db, a)).toBe(900n);
+    expect(await avatarOf(a)).toBe('https://example.com/a.png');
+    expect(events).toContainEqual({ type: 'balance', userId: a, balanceCents: '900' });
+  });
+
+  it('writes nothing when the change finds nothing to change', async () => {
+    const a = await newUser();
+    await deposit(a, 1000n);
+    await ledger.postWith(database.db, setAvatar(a), fee(a, `with:${++keySeq}`));
+    const before = await postingCount();
+    const key = `with-unchanged:${++keySeq}`;
+    expect(await ledger.postWith(database.db, setAvatar(a), fee(a, key))).toBeNull();
+    expect(await postingCount()).toBe(before);
+    expect(await getUserBalanceCents(database.db, a)).toBe(900n);
+    const transfers = await database.db
+      .select()
+      .from(ledgerTransfers)
+      .where(eq(ledgerTransfers.idempotencyKey, key));
+    expect(transfers).toEqual([]);
+  });
+
+  it('undoes the change when the transfer is refused', async () => {
+    const a = await newUser();
+    await deposit(a, 50n);
+    const attempt = ledger.postWith(database.db, setAvatar(a), fee(a, `with-short:${++keySeq}`));
+    await expect(attempt).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(await avatarOf(a)).toBeNull();
+    expect(await getUserBalanceCents(database.db, a)).toBe(50n);
+  });
+
+  it('moves the money once when its key was posted before', async () => {
+    const a = await newUser();
+    await deposit(a, 1000n);
+    const key = `with-replay:${++keySeq}`;
+    const first = await post(fee(a, key));
+    const again = await ledger.postWith(database.db, setAvatar(a), fee(a, key));
+    expect(again).toMatchObject({ replayed: true, transferId: first.transferId });
+    expect(await getUserBalanceCents(database.db, a)).toBe(900n);
   });
 });
 

@@ -1,14 +1,15 @@
 import { hash } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { TransferKind } from '#shared/contracts/wallet.ts';
-import type { Executor } from '../../db/client.ts';
+import { queryRows, type Executor } from '../../db/client.ts';
+import { CHANGED, guardedCtes, type GuardedWrite } from '../../db/guarded-write.ts';
 import {
   ledgerAccounts,
   ledgerPostings,
   ledgerTransfers,
   type LedgerTransfer,
 } from '../../db/schema/ledger.ts';
-import type { UnitOfWork } from '../../db/transaction.ts';
+import { brokenCheck, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import { describeAccount } from './accounts.ts';
@@ -108,129 +109,160 @@ function replayOf(existing: LedgerTransfer, hash: string): TransferResult {
 export interface Ledger {
   /**
    * Posts a transfer inside the caller's transaction, so that it commits or rolls back with the
-   * caller's other writes (a challenge's status, a payout's row). Touched accounts are locked in
-   * key order, which keeps concurrent transfers from deadlocking one another.
+   * caller's other writes (a payout's row, an audit entry).
    */
   post(uow: UnitOfWork, input: TransferInput): Promise<TransferResult>;
+  /**
+   * Posts a transfer in one statement with a state change (a challenge accepted, a result
+   * recorded): the money moves only if the change changed a row, and both commit together.
+   * Null when the change found nothing to change; nothing was written then.
+   */
+  postWith(db: Executor, write: GuardedWrite, input: TransferInput): Promise<TransferResult | null>;
 }
 
-/** The accounts with these keys (sorted), locked in key order: no deadlocks between transfers. */
-function lockAccounts(tx: Executor, sortedKeys: string[]) {
-  return tx
-    .select()
-    .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.key, sortedKeys))
-    .orderBy(ledgerAccounts.key)
-    .for('update');
+/** What the posting statement answers: one row per touched account, none on a replay. */
+interface PostedRow {
+  transfer_id: string | null;
+  key: string | null;
+  user_id: number | null;
+  balance_cents: string | null;
+}
+
+/**
+ * The transfer as common table expressions, one statement with no locking read before it:
+ *
+ * - `transfer` records the transfer, or nothing when its idempotency key exists (a replay, or a
+ *   concurrent duplicate, which waits here for the first to commit). With `gate`, it also
+ *   records nothing unless the CTE named `gate` returned a row.
+ * - `account` adds each entry to its account's cached balance, creating an account on its first
+ *   entry (a new escrow or hold). It takes the rows' locks in key order, as every transfer does,
+ *   so transfers cannot deadlock one another. An account's CHECK refuses a balance below zero,
+ *   which fails the whole statement. PostgreSQL checks the row an INSERT proposes before it
+ *   finds the conflict, so an account that exists is proposed with a zero balance and the entry
+ *   is added on the conflict; one that does not is proposed with the entry, and refused if that
+ *   is a debit it cannot cover. (One created by a transaction that committed after this
+ *   statement began counts as missing: a debit from it is refused as if it had come first.)
+ * - `posting` records each entry with the balance it left.
+ */
+function transferCtes(input: TransferInput, hash: string, gate?: SQL): SQL {
+  const entries = input.entries.map((entry) => {
+    const description = describeAccount(entry.account);
+    if (!description) throw new LedgerRuleError(`unknown ledger account ${entry.account}`);
+    const signed = entry.direction === 'credit' ? entry.amountCents : -entry.amountCents;
+    return sql`(${entry.account}::text, ${description.kind}::text, ${description.allowNegative}::boolean, ${description.userId}::integer, ${signed.toString()}::bigint)`;
+  });
+  return sql`transfer as (
+      insert into ${ledgerTransfers}
+        (idempotency_key, kind, reference_type, reference_id, payload_hash, actor_user_id, memo,
+         reverses_transfer_id)
+      select ${input.idempotencyKey}::text, ${input.kind}::text,
+        ${input.reference?.type ?? null}::text,
+        ${input.reference ? String(input.reference.id) : null}::text, ${hash}::text,
+        ${input.actorUserId ?? null}::integer, ${input.memo ?? null}::text,
+        ${input.reversesTransferId?.toString() ?? null}::bigint
+      ${gate ? sql`where exists (select 1 from ${gate})` : sql``}
+      on conflict (idempotency_key) do nothing
+      returning id
+    ),
+    entry (key, kind, allow_negative, user_id, amount_cents) as (
+      values ${sql.join(entries, sql`, `)}
+    ),
+    account as (
+      insert into ${ledgerAccounts} (key, kind, allow_negative, user_id, balance_cents)
+      select key, kind, allow_negative, user_id,
+        case when exists (select 1 from ${ledgerAccounts} known where known.key = entry.key)
+          then 0 else amount_cents end
+      from entry
+      where exists (select 1 from transfer)
+      order by key
+      on conflict (key) do update
+        set balance_cents = ${ledgerAccounts}.balance_cents
+          + (select amount_cents from entry where entry.key = excluded.key)
+      returning id, key, user_id, balance_cents
+    ),
+    posting as (
+      insert into ${ledgerPostings} (transfer_id, account_id, amount_cents, balance_after_cents)
+      select transfer.id, account.id, entry.amount_cents, account.balance_cents
+      from transfer cross join account join entry on entry.key = account.key
+    )`;
+}
+
+const POSTED_COLUMNS = sql`transfer.id::text as transfer_id, account.key, account.user_id,
+  account.balance_cents::text as balance_cents`;
+
+/** Runs a posting statement, turning a broken balance CHECK into the error it stands for. */
+async function runPosting<T>(db: Executor, statement: SQL): Promise<T[]> {
+  try {
+    return await queryRows<T>(db, statement);
+  } catch (error) {
+    const check = brokenCheck(error);
+    if (check === 'ledger_accounts_wallet_non_negative')
+      throw new AppError('INSUFFICIENT_BALANCE', INSUFFICIENT_BALANCE_MESSAGE);
+    if (check === 'ledger_accounts_non_negative')
+      throw new LedgerRuleError('the transfer would take an account below zero', { cause: error });
+    throw error;
+  }
+}
+
+function postedResult(rows: PostedRow[]): TransferResult & { touchedUsers: Map<number, bigint> } {
+  const balancesAfter = new Map<string, bigint>();
+  const touchedUsers = new Map<number, bigint>();
+  let transferId: bigint | undefined;
+  for (const row of rows) {
+    if (row.transfer_id === null || row.key === null || row.balance_cents === null) continue;
+    transferId = BigInt(row.transfer_id);
+    const balance = BigInt(row.balance_cents);
+    balancesAfter.set(row.key, balance);
+    if (row.user_id !== null) touchedUsers.set(row.user_id, balance);
+  }
+  if (transferId === undefined) throw new Error('the posting statement returned no transfer');
+  return { transferId, replayed: false, balancesAfter, touchedUsers };
+}
+
+async function replay(db: Executor, input: TransferInput, hash: string): Promise<TransferResult> {
+  const existing = await findTransfer(db, input.idempotencyKey);
+  if (!existing) throw new Error(`transfer ${input.idempotencyKey} vanished after a conflict`);
+  return replayOf(existing, hash);
 }
 
 export function createLedger(bus: EventBus): Ledger {
+  const balanceEvent = (userId: number, balance: bigint) => () =>
+    bus.publish({ type: 'balance', userId, balanceCents: balance.toString() });
+
   return {
     async post(uow, input) {
       validate(input);
-      const { tx } = uow;
       const hash = payloadHash(input);
+      const rows = await runPosting<PostedRow>(
+        uow.tx,
+        sql`with ${transferCtes(input, hash)}
+          select ${POSTED_COLUMNS} from transfer cross join account`,
+      );
+      if (rows.length === 0) return replay(uow.tx, input, hash);
+      const { touchedUsers, ...result } = postedResult(rows);
+      for (const [userId, balance] of touchedUsers) uow.afterCommit(balanceEvent(userId, balance));
+      return result;
+    },
 
-      // Insert first: a new key, nearly always the case, then costs one statement. A key that
-      // exists (a replay, or a concurrent duplicate that waited here for the first to commit)
-      // inserts nothing and answers with the first transfer.
-      const [inserted] = await tx
-        .insert(ledgerTransfers)
-        .values({
-          idempotencyKey: input.idempotencyKey,
-          kind: input.kind,
-          referenceType: input.reference?.type ?? null,
-          referenceId: input.reference ? String(input.reference.id) : null,
-          payloadHash: hash,
-          actorUserId: input.actorUserId ?? null,
-          memo: input.memo ?? null,
-          reversesTransferId: input.reversesTransferId ?? null,
-        })
-        .onConflictDoNothing()
-        .returning({ id: ledgerTransfers.id });
-      if (!inserted) {
-        const existing = await findTransfer(tx, input.idempotencyKey);
-        if (!existing)
-          throw new Error(`transfer ${input.idempotencyKey} vanished after a conflict`);
-        return replayOf(existing, hash);
-      }
-
-      // Lock the accounts that exist; create the missing ones (a new escrow, hold or wallet)
-      // and lock again. Nothing waits on another transaction after the first lock except the
-      // insert of a brand-new account, and a transaction that inserted an account holds every
-      // other lock it needs already, so this order cannot deadlock either.
-      const keys = input.entries.map((entry) => entry.account).sort();
-      let accounts = await lockAccounts(tx, keys);
-      if (accounts.length < keys.length) {
-        const known = new Set(accounts.map((account) => account.key));
-        const missing = keys.filter((key) => !known.has(key));
-        // Rows this transaction inserts are its own until it commits: as good as locked.
-        const created = await tx
-          .insert(ledgerAccounts)
-          .values(
-            missing.map((key) => {
-              const description = describeAccount(key);
-              if (!description) throw new LedgerRuleError(`unknown ledger account ${key}`);
-              return { key, ...description };
-            }),
-          )
-          .onConflictDoNothing()
-          .returning();
-        // Another transaction created one of them first: lock them all again, in key order.
-        accounts =
-          created.length === missing.length
-            ? [...accounts, ...created]
-            : await lockAccounts(tx, keys);
-      }
-      const byKey = new Map(accounts.map((account) => [account.key, account]));
-
-      const balancesAfter = new Map<string, bigint>();
-      const postings = input.entries.map((entry) => {
-        const account = byKey.get(entry.account);
-        if (!account) throw new Error(`ledger account ${entry.account} was not created`);
-        const signed = entry.direction === 'credit' ? entry.amountCents : -entry.amountCents;
-        const after = account.balanceCents + signed;
-        if (after < 0n && !account.allowNegative) {
-          if (account.kind === 'user')
-            throw new AppError('INSUFFICIENT_BALANCE', INSUFFICIENT_BALANCE_MESSAGE);
-          throw new LedgerRuleError(`${account.key} would go below zero (${after})`);
-        }
-        balancesAfter.set(account.key, after);
-        return { accountId: account.id, amountCents: signed, balanceAfterCents: after };
-      });
-
-      // The postings and the new cached balances in one statement: the rows are locked and the
-      // values computed above, so one round trip does what one statement per account did.
-      await tx.execute(sql`
-        with posted as (
-          insert into ${ledgerPostings}
-            (transfer_id, account_id, amount_cents, balance_after_cents)
-          values ${sql.join(
-            postings.map(
-              (posting) =>
-                sql`(${String(inserted.id)}::bigint, ${String(posting.accountId)}::bigint, ${String(posting.amountCents)}::bigint, ${String(posting.balanceAfterCents)}::bigint)`,
-            ),
-            sql`, `,
-          )}
-        )
-        update ${ledgerAccounts} set balance_cents = balances.after_cents
-        from (values ${sql.join(
-          postings.map(
-            (posting) =>
-              sql`(${String(posting.accountId)}::bigint, ${String(posting.balanceAfterCents)}::bigint)`,
-          ),
-          sql`, `,
-        )}) as balances (account_id, after_cents)
-        where ${ledgerAccounts.id} = balances.account_id`);
-
-      for (const [key, balance] of balancesAfter) {
-        const userId = byKey.get(key)?.userId;
-        if (userId == null) continue;
-        uow.afterCommit(() =>
-          bus.publish({ type: 'balance', userId, balanceCents: balance.toString() }),
-        );
-      }
-      return { transferId: inserted.id, replayed: false, balancesAfter };
+    async postWith(db, write, input) {
+      validate(input);
+      const hash = payloadHash(input);
+      // One row whatever happened: whether the change changed anything, then the accounts.
+      const rows = await runPosting<PostedRow & { changed: boolean }>(
+        db,
+        sql`with ${guardedCtes(write)}, ${transferCtes(input, hash, CHANGED)}
+          select exists (select 1 from ${CHANGED}) as changed, ${POSTED_COLUMNS}
+          from (values (1)) as one (x)
+          left join (transfer cross join account) on true`,
+      );
+      if (rows[0]?.changed !== true) return null;
+      if (rows[0].transfer_id === null) return replay(db, input, hash);
+      const { touchedUsers, ...result } = postedResult(rows);
+      // Committed with the statement: the events can leave now.
+      await Promise.allSettled(
+        [...touchedUsers].map(([userId, balance]) => balanceEvent(userId, balance)()),
+      );
+      return result;
     },
   };
 }

@@ -1,0 +1,3 @@
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_non_negative";--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_wallet_non_negative" CHECK ("ledger_accounts"."kind" <> 'user' or "ledger_accounts"."balance_cents" >= 0);--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_non_negative" CHECK ("ledger_accounts"."kind" = 'user' or "ledger_accounts"."allow_negative" or "ledger_accounts"."balance_cents" >= 0);

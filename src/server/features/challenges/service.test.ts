@@ -1,0 +1,121 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CHALLENGE_MESSAGES } from '#shared/contracts/challenges.ts';
+import { createAppContext, type AppContext } from '#server/context.ts';
+import { challenges } from '#server/db/schema/challenges.ts';
+import { ledgerTransfers } from '#server/db/schema/ledger.ts';
+import type { Ledger } from '#server/features/ledger/ledger.ts';
+import { createLocalBus } from '#server/lib/event-bus.ts';
+import { balanceOf, fund } from '#tests/helpers/money.ts';
+import {
+  createTestApp,
+  expectLedgerHealthy,
+  signUp,
+  type TestApp,
+} from '#tests/helpers/test-app.ts';
+import { acceptChallenge, cancelChallenge, createChallenge, submitScores } from './service.ts';
+
+/**
+ * Accepting and settling read the challenge, check the rules on what they read, then write in
+ * one statement guarded by the status they relied on. These tests change the challenge between
+ * the read and the write, where a concurrent request would, and check that the guarded write
+ * changes nothing and the request is judged again on the new state.
+ */
+describe('a challenge that changes between the read and the write', () => {
+  let t: TestApp;
+  let plain: AppContext;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    plain = createAppContext({ env: t.env, database: t.database, bus: createLocalBus() });
+  });
+  afterEach(async () => {
+    await expectLedgerHealthy(t.database);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A context whose first guarded posting runs `meanwhile` before it writes. */
+  function interrupted(meanwhile: () => Promise<unknown>): {
+    ctx: AppContext;
+    writes: () => number;
+  } {
+    let writes = 0;
+    const ctx = createAppContext({
+      env: t.env,
+      database: t.database,
+      bus: createLocalBus(),
+      wrapLedger: (ledger): Ledger => ({
+        ...ledger,
+        async postWith(db, write, input) {
+          writes += 1;
+          if (writes === 1) await meanwhile();
+          return ledger.postWith(db, write, input);
+        },
+      }),
+    });
+    return { ctx, writes: () => writes };
+  }
+
+  async function player(cents: bigint): Promise<number> {
+    const { user } = await signUp(t.app);
+    await fund(t.database, user.id, cents);
+    return user.id;
+  }
+
+  const challenge = {
+    game: 'Chess',
+    amount: 10,
+    gamerTag: 'Board',
+    phoneNumber: '5550104000',
+    console: 'PC',
+  };
+
+  it('an accept that finds the challenge cancelled meanwhile is refused; no stake moves', async () => {
+    const creator = await player(1000n);
+    const acceptor = await player(1000n);
+    const id = await createChallenge(plain, creator, challenge);
+    const { ctx, writes } = interrupted(() => cancelChallenge(plain, id, creator));
+
+    await expect(acceptChallenge(ctx, id, acceptor)).rejects.toMatchObject({
+      code: 'CHALLENGE_NOT_OPEN',
+      message: CHALLENGE_MESSAGES.notOpen,
+    });
+    // The guarded write ran once and changed nothing; the second read refused before writing.
+    expect(writes()).toBe(1);
+    expect(await balanceOf(t.database, acceptor)).toBe(1000n);
+    expect(await balanceOf(t.database, creator)).toBe(1000n);
+    const [row] = await t.database.db.select().from(challenges).where(eq(challenges.id, id));
+    expect(row).toMatchObject({ status: 'cancelled', acceptorId: null });
+  });
+
+  it('a result that finds another result recorded meanwhile is refused; one settlement', async () => {
+    const creator = await player(1000n);
+    const acceptor = await player(1000n);
+    const id = await createChallenge(plain, creator, challenge);
+    await acceptChallenge(plain, id, acceptor);
+    const result = { screenshot: 'https://example.com/result.png' };
+    const { ctx, writes } = interrupted(() =>
+      submitScores(plain, id, acceptor, { ...result, creatorScore: 0, acceptorScore: 2 }),
+    );
+
+    await expect(
+      submitScores(ctx, id, creator, { ...result, creatorScore: 5, acceptorScore: 1 }),
+    ).rejects.toMatchObject({
+      code: 'CHALLENGE_NOT_ACCEPTED',
+      message: CHALLENGE_MESSAGES.alreadySubmitted,
+    });
+    expect(writes()).toBe(1);
+    // The acceptor's result stands: prize $20 − 5% fee to the acceptor.
+    expect(await balanceOf(t.database, acceptor)).toBe(1900n);
+    expect(await balanceOf(t.database, creator)).toBe(0n);
+    const settlements = await t.database.db
+      .select()
+      .from(ledgerTransfers)
+      .where(eq(ledgerTransfers.idempotencyKey, `settle:${id}`));
+    expect(settlements).toHaveLength(1);
+    const [row] = await t.database.db.select().from(challenges).where(eq(challenges.id, id));
+    expect(row).toMatchObject({ status: 'completed', winnerId: acceptor, submittedBy: acceptor });
+  });
+});
