@@ -60,7 +60,7 @@ function challengeEvent(challenge: Announced) {
   };
 }
 
-/** Tells the sockets that show this challenge that it changed, once the change commits (DESIGN §6). */
+/** Tells the sockets that show this challenge that it changed, once it commits (DESIGN §6). */
 function announce(ctx: AppContext, uow: UnitOfWork, challenge: Announced) {
   uow.afterCommit(() => ctx.bus.publish(challengeEvent(challenge)));
 }
