@@ -4,6 +4,9 @@
 // uses), beside pgbench's TPC-B with the same client count; then the ledger invariants and a
 // recount of every wallet. Rounds of each alternate, so that both see the same machine. Prints a
 // table; exits non-zero only if something broke (errors, invariants), never for slowness.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { openPostgres, queryRows, type DatabaseHandle } from '../../src/server/db/client.ts';
 import { runMigrations } from '../../src/server/db/migrate.ts';
@@ -26,6 +29,7 @@ import {
   withPgbench,
   withTemporaryDatabase,
 } from './common.ts';
+import { pgbenchCycles, writeCycleScript } from './cycle-script.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -106,63 +110,101 @@ async function check(database: DatabaseHandle, cycles: number, players: number):
   return problems;
 }
 
+interface Measured extends Round {
+  tpcb: number;
+  /** The same SQL from pgbench, cycles per second. */
+  prepared: number;
+  simple: number;
+}
+
 async function benchmark(url: string) {
   const database = openPostgres(url, CLIENTS + 2);
   const silent = { warn: () => {}, error: () => {} };
+  const scriptDir = mkdtempSync(join(tmpdir(), 'skillstake-cycle-'));
   try {
     await runMigrations(database);
     const bus = await createPostgresBus(poolOf(database), silent);
     const ctx = benchContext(database, bus);
     const players = await seedPlayers(database, PLAYERS);
     await seedFundedWallets(database, players, START_CENTS);
+    const script = await writeCycleScript(database, players, scriptDir);
+    let pgbenchCompleted = 1;
     const rounds = await withPgbench(async (pgbench) => {
-      const results: Array<Round & { tpcb: number }> = [];
+      const results: Measured[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
         const ours = await runCycles(ctx, players);
-        results.push({ ...ours, tpcb: pgbench(CLIENTS, SECONDS) });
+        const prepared = pgbenchCycles(url, script.path, 'prepared', CLIENTS, SECONDS);
+        const simple = pgbenchCycles(url, script.path, 'simple', CLIENTS, SECONDS);
+        pgbenchCompleted += prepared.cycles + simple.cycles;
+        results.push({
+          ...ours,
+          prepared: prepared.perSecond,
+          simple: simple.perSecond,
+          tpcb: pgbench(CLIENTS, SECONDS),
+        });
       }
       return results;
     });
     await bus.close();
-    const cycles = rounds.reduce((sum, round) => sum + round.cycles, 0);
-    return { rounds, problems: await check(database, cycles, players.length) };
+    const cycles = rounds.reduce((sum, round) => sum + round.cycles, 0) + pgbenchCompleted;
+    return {
+      rounds,
+      statements: script.statements,
+      problems: await check(database, cycles, players.length),
+    };
   } finally {
     await database.close();
+    rmSync(scriptDir, { recursive: true, force: true });
   }
 }
 
 let failed: boolean;
 try {
-  const { rounds, problems } = await withTemporaryDatabase('skillstake_bench_settle', benchmark);
+  const { rounds, statements, problems } = await withTemporaryDatabase(
+    'skillstake_bench_settle',
+    benchmark,
+  );
   const errors = rounds.reduce((sum, round) => sum + round.errors, 0);
   failed = errors > 0 || problems.length > 0;
-  const rows = rounds.map((round, i) => {
-    const perSecond = round.cycles / round.seconds;
+  const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
+  const perRound = rounds.map((round) => ({
+    ours: round.cycles / round.seconds,
+    prepared: round.prepared,
+    simple: round.simple,
+    tpcb: round.tpcb,
+  }));
+  type Figure = keyof (typeof perRound)[number];
+  // A rate, and its share of the same round's TPC-B; for the median row, the median of each.
+  const cell = (rates: Array<(typeof perRound)[number]>, figure: Figure) => ({
+    rate: median(rates.map((r) => r[figure])).toFixed(0),
+    share: percent(median(rates.map((r) => r[figure] / r.tpcb))),
+  });
+  const row = (label: string, rates: Array<(typeof perRound)[number]>, roundErrors: number) => {
+    const ours = cell(rates, 'ours');
+    const prepared = cell(rates, 'prepared');
+    const simple = cell(rates, 'simple');
     return {
-      round: String(i + 1),
-      'cycles/s': perSecond.toFixed(0),
-      'their transactions/s': (perSecond * 3).toFixed(0),
-      'pgbench TPC-B tps': round.tpcb.toFixed(0),
-      'cycles / TPC-B': `${((perSecond / round.tpcb) * 100).toFixed(0)}%`,
-      errors: round.errors,
+      round: label,
+      'cycles/s': ours.rate,
+      'pgbench TPC-B tps': cell(rates, 'tpcb').rate,
+      'cycles / TPC-B': ours.share,
+      'same SQL, pgbench prepared': `${prepared.rate} (${prepared.share})`,
+      'same SQL, pgbench simple': `${simple.rate} (${simple.share})`,
+      errors: roundErrors,
     };
-  });
-  const ratios = rounds.map((round) => round.cycles / round.seconds / round.tpcb);
-  rows.push({
-    round: 'median',
-    'cycles/s': median(rounds.map((r) => r.cycles / r.seconds)).toFixed(0),
-    'their transactions/s': median(rounds.map((r) => (3 * r.cycles) / r.seconds)).toFixed(0),
-    'pgbench TPC-B tps': median(rounds.map((r) => r.tpcb)).toFixed(0),
-    'cycles / TPC-B': `${(median(ratios) * 100).toFixed(0)}%`,
-    errors,
-  });
+  };
+  const rows = perRound.map((r, i) => row(String(i + 1), [r], rounds[i]?.errors ?? 0));
+  rows.push(row('median', perRound, errors));
+  const ratio = median(perRound.map((r) => r.ours / r.tpcb));
   process.stdout.write(
     `\nChallenge cycles (create, accept, settle: three transactions each) through the service ` +
       `layer on PostgreSQL, ${CLIENTS} clients, alternating with pgbench TPC-B (${CLIENTS} ` +
-      `clients), ${ROUNDS} rounds of ${SECONDS} s each\n\n` +
+      `clients), ${ROUNDS} rounds of ${SECONDS} s each. "Same SQL": the ${statements} ` +
+      `statements of one cycle, as the service layer sent them, run by pgbench (${CLIENTS} ` +
+      `clients)\n\n` +
       table(rows) +
       `\n\nTarget: cycles ≥ 40% of TPC-B transactions per second (median round: ` +
-      `${(median(ratios) * 100).toFixed(0)}%)\n` +
+      `${percent(ratio)})\n` +
       (problems.length === 0
         ? 'Ledger invariants: OK (transfers balance, cached balances match, no negative wallet, ' +
           'no money left in finished escrows, wallets + fees = deposits, one completed ' +

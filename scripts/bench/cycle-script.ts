@@ -1,0 +1,141 @@
+// The statements of one challenge cycle exactly as the service layer sends them, turned into a
+// pgbench script, so that `bench:settle` can run the same SQL from pgbench's C client. That
+// separates what the database needs for a cycle from what our node client adds.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type { DatabaseHandle } from '../../src/server/db/client.ts';
+import * as schema from '../../src/server/db/schema/index.ts';
+import {
+  acceptChallenge,
+  createChallenge,
+  submitScores,
+} from '../../src/server/features/challenges/service.ts';
+import { createLocalBus } from '../../src/server/lib/event-bus.ts';
+import { benchContext, poolOf } from './common.ts';
+
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+// The captured challenge's id: far from every other number the statements carry, so that each
+// occurrence of it can be told apart and replaced by pgbench's variable.
+const MARKER_CHALLENGE_ID = 900_000_001;
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+/** A text literal pgbench passes through: it reads `:name` as a variable, even inside quotes. */
+function literal(text: string): string {
+  const quoted = `'${text.replaceAll("'", "''")}'`;
+  return quoted.replace(/:(?=[A-Za-z0-9_])/g, "' || chr(58) || '");
+}
+
+/** A parameter as SQL, with the cycle's ids as pgbench variables (`id`, `c`reator, `a`cceptor). */
+function expression(value: unknown, variables: Map<string, string>): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    const variable = variables.get(String(value));
+    return variable ? `(:${variable})::int` : String(value);
+  }
+  const text = String(value);
+  if (ISO_TIME.test(text)) return 'now()';
+  const parts = text.split(/(\d+)/).filter((part) => part !== '');
+  return `(${parts
+    .map((part) => {
+      const variable = variables.get(part);
+      return variable ? `(:${variable})::text` : literal(part);
+    })
+    .join(' || ')})`;
+}
+
+function toScriptLine(statement: Statement, variables: Map<string, string>): string {
+  const text = statement.sql.replace(/\$(\d+)/g, (_match, index: string) =>
+    expression(statement.params[Number(index) - 1], variables),
+  );
+  // One line per command; the whitespace folded is layout (and the text of a mail).
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Runs one cycle between the last two of `players` (whose ids must run without gaps) through
+ * the service layer, records its statements, and writes them as a pgbench script in `dir`.
+ */
+export async function writeCycleScript(
+  database: DatabaseHandle,
+  players: number[],
+  dir: string,
+): Promise<{ path: string; statements: number }> {
+  const first = players[0] ?? 0;
+  const last = players.at(-1) ?? 0;
+  if (last - first !== players.length - 1) throw new Error('player ids must run without gaps');
+  const creator = last;
+  const acceptor = last - 1;
+  await database.db.execute(
+    sql`select setval(pg_get_serial_sequence('challenges', 'id'), ${MARKER_CHALLENGE_ID - 1})`,
+  );
+
+  const captured: Statement[] = [];
+  const recording = drizzle({
+    client: poolOf(database),
+    schema,
+    casing: 'snake_case',
+    logger: { logQuery: (text, params) => captured.push({ sql: text, params }) },
+  });
+  const ctx = benchContext({ ...database, db: recording }, createLocalBus());
+  const id = await createChallenge(ctx, creator, {
+    game: 'Chess',
+    amount: 5,
+    gamerTag: 'bench',
+    phoneNumber: '5550100000',
+    console: 'PC',
+  });
+  if (id !== MARKER_CHALLENGE_ID) throw new Error(`captured challenge ${id}, not the marker`);
+  await acceptChallenge(ctx, id, acceptor);
+  await submitScores(ctx, id, creator, {
+    creatorScore: 3,
+    acceptorScore: 1,
+    screenshot: 'https://example.com/result.png',
+  });
+
+  const variables = new Map([
+    [String(id), 'id'],
+    [String(creator), 'c'],
+    [String(acceptor), 'a'],
+  ]);
+  const [takeId, ...rest] = captured;
+  if (!takeId?.sql.includes('nextval')) throw new Error('a cycle no longer starts with its id');
+  const lines = [
+    // A creator, and an acceptor who is anyone else, as in the service-layer rounds.
+    `\\set c random(${first}, ${last})`,
+    `\\set a ${first} + (:c - ${first} + random(1, ${players.length - 1})) % ${players.length}`,
+    `${toScriptLine(takeId, variables)} \\gset`,
+    ...rest.map((statement) => `${toScriptLine(statement, variables)};`),
+  ];
+  const path = join(dir, 'cycle.sql');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return { path, statements: captured.length };
+}
+
+/** Cycles per second, and how many, running `script` with pgbench (`prepared` or `simple`). */
+export function pgbenchCycles(
+  url: string,
+  script: string,
+  mode: 'prepared' | 'simple',
+  clients: number,
+  seconds: number,
+): { perSecond: number; cycles: number } {
+  const output = execFileSync(
+    'pgbench',
+    ['-n', '-M', mode, '-f', script, '-c', String(clients), '-j', '2', '-T', String(seconds), url],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  const perSecond = /tps = ([\d.]+)/.exec(output)?.[1];
+  const cycles = /number of transactions actually processed: (\d+)/.exec(output)?.[1];
+  const failed = /number of failed transactions: (\d+)/.exec(output)?.[1];
+  if (!perSecond || !cycles) throw new Error(`could not read pgbench output:\n${output}`);
+  if (failed !== undefined && failed !== '0') throw new Error(`pgbench: ${failed} cycles failed`);
+  return { perSecond: Number(perSecond), cycles: Number(cycles) };
+}
