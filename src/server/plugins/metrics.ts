@@ -31,15 +31,23 @@ class Counter {
   ) {}
 
   inc(labels: Labels = {}, by = 1): void {
+    this.series(labels).value += by;
+  }
+
+  /** The series with these labels, created at 0: a caller may keep it and count on it. */
+  series(labels: Labels): { labels: Labels; value: number } {
     const key = keyOf(labels);
-    const entry = this.values.get(key);
-    if (entry) entry.value += by;
-    else this.values.set(key, { labels, value: by });
+    let entry = this.values.get(key);
+    if (!entry) {
+      entry = { labels, value: 0 };
+      this.values.set(key, entry);
+    }
+    return entry;
   }
 
   /** Makes a series exist at 0, so that rate() works from the first scrape. */
   touch(labels: Labels): void {
-    if (!this.values.has(keyOf(labels))) this.values.set(keyOf(labels), { labels, value: 0 });
+    this.series(labels);
   }
 
   render(): string[] {
@@ -63,18 +71,23 @@ class Histogram {
     readonly buckets: readonly number[],
   ) {}
 
-  observe(labels: Labels, value: number): void {
+  /** Records into the series with these labels: a caller may keep it and skip the lookup. */
+  recorder(labels: Labels): (value: number) => void {
     const key = keyOf(labels);
     let entry = this.series.get(key);
     if (!entry) {
       entry = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
       this.series.set(key, entry);
     }
-    for (const [index, bound] of this.buckets.entries()) {
-      if (value <= bound) entry.counts[index] = (entry.counts[index] ?? 0) + 1;
-    }
-    entry.sum += value;
-    entry.count += 1;
+    const { counts } = entry;
+    const series = entry;
+    return (value) => {
+      for (const [index, bound] of this.buckets.entries()) {
+        if (value <= bound) counts[index] = (counts[index] ?? 0) + 1;
+      }
+      series.sum += value;
+      series.count += 1;
+    };
   }
 
   render(): string[] {
@@ -127,6 +140,35 @@ export function createMetrics(): Metrics {
   failedLogins.touch({ reason: 'rate_limited' });
   const startedAtSeconds = Math.floor(Date.now() / 1000);
 
+  // Every request lands in the series of its route, method and status. Found through maps keyed
+  // by those values, which the router hands over as the same strings each time, instead of a
+  // label object and its key string built per request: the largest cost metrics had per request.
+  const bySeries = new Map<
+    string,
+    Map<string, Map<number, { answered: { value: number }; took: (seconds: number) => void }>>
+  >();
+  const requestSeries = (route: string, method: string, statusCode: number) => {
+    let byMethod = bySeries.get(route);
+    if (!byMethod) {
+      byMethod = new Map();
+      bySeries.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (!byStatus) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    let series = byStatus.get(statusCode);
+    if (!series) {
+      series = {
+        answered: requests.series({ route, method, status: String(statusCode) }),
+        took: latency.recorder({ route, method }),
+      };
+      byStatus.set(statusCode, series);
+    }
+    return series;
+  };
+
   return {
     instrumentLedger(ledger) {
       return {
@@ -148,8 +190,9 @@ export function createMetrics(): Metrics {
       // The route's pattern, never the raw URL: ids and query strings would make every request
       // a series of its own.
       const route = request.routeOptions.url ?? 'unmatched';
-      requests.inc({ route, method: request.method, status: String(statusCode) });
-      latency.observe({ route, method: request.method }, seconds);
+      const series = requestSeries(route, request.method, statusCode);
+      series.answered.value += 1;
+      series.took(seconds);
       if (route === '/api/login' && request.method === 'POST') {
         if (statusCode === 401) failedLogins.inc({ reason: 'invalid_credentials' });
         else if (statusCode === 429) failedLogins.inc({ reason: 'rate_limited' });
