@@ -11,6 +11,11 @@ import type { DatabaseHandle } from '../../src/server/db/client.ts';
 import { sessions } from '../../src/server/db/schema/sessions.ts';
 import { users } from '../../src/server/db/schema/users.ts';
 import { parseEnv } from '../../src/server/env.ts';
+import {
+  acceptChallenge,
+  createChallenge,
+  submitScores,
+} from '../../src/server/features/challenges/service.ts';
 import { hashToken } from '../../src/server/features/auth/sessions.ts';
 import type { EventBus } from '../../src/server/lib/event-bus.ts';
 
@@ -107,6 +112,39 @@ export function poolOf(database: DatabaseHandle): pg.Pool {
 /** What the services receive, built as `buildApp` builds it, for benchmarks below the HTTP layer. */
 export function benchContext(database: DatabaseHandle, bus: EventBus): AppContext {
   return createAppContext({ env: parseEnv({ LOG_LEVEL: 'silent' }), database, bus });
+}
+
+/** Two different players, at random. */
+export function randomPair(players: number[]): [creator: number, acceptor: number] {
+  const creatorIndex = Math.floor(Math.random() * players.length);
+  const offset = 1 + Math.floor(Math.random() * (players.length - 1));
+  return [players.at(creatorIndex) ?? 0, players.at((creatorIndex + offset) % players.length) ?? 0];
+}
+
+/**
+ * One whole challenge cycle through the service layer, as the HTTP routes run it: a $5
+ * challenge created, accepted and settled. Returns the challenge's id.
+ */
+export async function playCycle(
+  ctx: AppContext,
+  creator: number,
+  acceptor: number,
+  creatorWins = true,
+): Promise<number> {
+  const id = await createChallenge(ctx, creator, {
+    game: 'Chess',
+    amount: 5,
+    gamerTag: 'bench',
+    phoneNumber: '5550100000',
+    console: 'PC',
+  });
+  await acceptChallenge(ctx, id, acceptor);
+  await submitScores(ctx, id, creator, {
+    creatorScore: creatorWins ? 3 : 1,
+    acceptorScore: creatorWins ? 1 : 3,
+    screenshot: 'https://example.com/result.png',
+  });
+  return id;
 }
 
 /** Inserts `count` players (with an email, as most have) in bulk and returns their ids. */

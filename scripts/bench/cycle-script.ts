@@ -8,13 +8,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { DatabaseHandle } from '../../src/server/db/client.ts';
 import * as schema from '../../src/server/db/schema/index.ts';
-import {
-  acceptChallenge,
-  createChallenge,
-  submitScores,
-} from '../../src/server/features/challenges/service.ts';
 import { createLocalBus } from '../../src/server/lib/event-bus.ts';
-import { benchContext, poolOf } from './common.ts';
+import { benchContext, playCycle, poolOf } from './common.ts';
 
 interface Statement {
   sql: string;
@@ -85,20 +80,8 @@ export async function writeCycleScript(
     logger: { logQuery: (text, params) => captured.push({ sql: text, params }) },
   });
   const ctx = benchContext({ ...database, db: recording }, createLocalBus());
-  const id = await createChallenge(ctx, creator, {
-    game: 'Chess',
-    amount: 5,
-    gamerTag: 'bench',
-    phoneNumber: '5550100000',
-    console: 'PC',
-  });
+  const id = await playCycle(ctx, creator, acceptor);
   if (id !== MARKER_CHALLENGE_ID) throw new Error(`captured challenge ${id}, not the marker`);
-  await acceptChallenge(ctx, id, acceptor);
-  await submitScores(ctx, id, creator, {
-    creatorScore: 3,
-    acceptorScore: 1,
-    screenshot: 'https://example.com/result.png',
-  });
 
   const variables = new Map([
     [String(id), 'id'],

@@ -12,17 +12,14 @@ import { openPostgres, queryRows, type DatabaseHandle } from '../../src/server/d
 import { runMigrations } from '../../src/server/db/migrate.ts';
 import { challenges } from '../../src/server/db/schema/challenges.ts';
 import type { AppContext } from '../../src/server/context.ts';
-import {
-  acceptChallenge,
-  createChallenge,
-  submitScores,
-} from '../../src/server/features/challenges/service.ts';
 import { checkLedgerInvariants } from '../../src/server/features/ledger/invariants.ts';
 import { createPostgresBus } from '../../src/server/lib/event-bus.ts';
 import {
   benchContext,
   median,
+  playCycle,
   poolOf,
+  randomPair,
   seedFundedWallets,
   seedPlayers,
   table,
@@ -36,7 +33,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PLAYERS = 400;
 const START_CENTS = 100_000_000n;
-const STAKE_DOLLARS = 5;
 
 interface Round {
   cycles: number;
@@ -53,25 +49,9 @@ async function runCycles(ctx: AppContext, players: number[]): Promise<Round> {
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (Date.now() < deadline) {
-        const creatorIndex = Math.floor(Math.random() * players.length);
-        const offset = 1 + Math.floor(Math.random() * (players.length - 1));
-        const creator = players.at(creatorIndex) ?? 0;
-        const acceptor = players.at((creatorIndex + offset) % players.length) ?? 0;
+        const [creator, acceptor] = randomPair(players);
         try {
-          const id = await createChallenge(ctx, creator, {
-            game: 'Chess',
-            amount: STAKE_DOLLARS,
-            gamerTag: 'bench',
-            phoneNumber: '5550100000',
-            console: 'PC',
-          });
-          await acceptChallenge(ctx, id, acceptor);
-          const creatorWins = Math.random() < 0.5;
-          await submitScores(ctx, id, creator, {
-            creatorScore: creatorWins ? 3 : 1,
-            acceptorScore: creatorWins ? 1 : 3,
-            screenshot: 'https://example.com/result.png',
-          });
+          await playCycle(ctx, creator, acceptor, Math.random() < 0.5);
           cycles += 1;
         } catch (error) {
           errors += 1;

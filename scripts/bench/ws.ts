@@ -11,17 +11,14 @@ import { centsToDollarNumber } from '../../src/shared/money.ts';
 import { Worker } from 'node:worker_threads';
 import { openPostgres, type DatabaseHandle } from '../../src/server/db/client.ts';
 import { runMigrations } from '../../src/server/db/migrate.ts';
-import {
-  acceptChallenge,
-  createChallenge,
-  submitScores,
-} from '../../src/server/features/challenges/service.ts';
 import { checkLedgerInvariants } from '../../src/server/features/ledger/invariants.ts';
 import { createPostgresBus, type EventBus } from '../../src/server/lib/event-bus.ts';
 import {
   benchContext,
+  playCycle,
   poolOf,
   quantile,
+  randomPair,
   seedFundedWallets,
   seedPlayers,
   seedSessions,
@@ -171,24 +168,9 @@ async function runCycles(database: DatabaseHandle, players: number[], tracker: T
     const due = started + (i * 1000) / CYCLES_PER_SECOND;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const creatorIndex = Math.floor(Math.random() * players.length);
-    const offset = 1 + Math.floor(Math.random() * (players.length - 1));
-    const creator = players.at(creatorIndex) ?? 0;
-    const acceptor = players.at((creatorIndex + offset) % players.length) ?? 0;
+    const [creator, acceptor] = randomPair(players);
     const cycle = (async () => {
-      const id = await createChallenge(ctx, creator, {
-        game: 'Chess',
-        amount: 5,
-        gamerTag: 'bench',
-        phoneNumber: '5550100000',
-        console: 'PC',
-      });
-      await acceptChallenge(ctx, id, acceptor);
-      await submitScores(ctx, id, creator, {
-        creatorScore: 3,
-        acceptorScore: 1,
-        screenshot: 'https://example.com/result.png',
-      });
+      await playCycle(ctx, creator, acceptor);
       cycles += 1;
     })().catch((error: unknown) => {
       errors += 1;
