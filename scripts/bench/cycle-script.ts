@@ -88,13 +88,15 @@ export async function writeCycleScript(
     [String(creator), 'c'],
     [String(acceptor), 'a'],
   ]);
-  const [takeId, ...rest] = captured;
-  if (!takeId?.sql.includes('nextval')) throw new Error('a cycle no longer starts with its id');
+  const [create, ...rest] = captured;
+  if (!create?.sql.includes('challenge_create'))
+    throw new Error('a cycle no longer starts by creating');
   const lines = [
     // A creator, and an acceptor who is anyone else, as in the service-layer rounds.
     `\\set c random(${first}, ${last})`,
     `\\set a ${first} + (:c - ${first} + random(1, ${players.length - 1})) % ${players.length}`,
-    `${toScriptLine(takeId, variables)} \\gset`,
+    // The new challenge's id, for the statements after it (one row per account it answers).
+    `select min(challenge_id) as id from (${toScriptLine(create, variables)}) as created \\gset`,
     ...rest.map((statement) => `${toScriptLine(statement, variables)};`),
   ];
   const path = join(dir, 'cycle.sql');

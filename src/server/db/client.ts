@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
+import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -144,4 +144,16 @@ export async function openDatabase(options: {
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * An array of `values` as SQL, one typed parameter each: both drivers pass scalars alike, while
+ * array parameters each would serialise in its own way. An empty list is an empty array.
+ */
+export function sqlArray(values: Array<string | number | boolean | null>, type: string): SQL {
+  const cast = sql.raw(type);
+  return sql`array[${sql.join(
+    values.map((value) => sql`${value}::${cast}`),
+    sql`, `,
+  )}]::${cast}[]`;
 }

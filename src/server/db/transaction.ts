@@ -27,6 +27,11 @@ function databaseError(error: unknown): DatabaseErrorFields | undefined {
   return undefined;
 }
 
+/** The SQLSTATE of the database's own error under whatever wrapped it, if it is one. */
+export function sqlState(error: unknown): string | undefined {
+  return databaseError(error)?.code;
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   return databaseError(error)?.code === '23505';
 }

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SQL } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import { TRANSFER_KINDS } from '#shared/contracts/wallet.ts';
+import { TRANSFER_KINDS, type TransferKind } from '#shared/contracts/wallet.ts';
+import type { Executor } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { Ledger } from '../features/ledger/ledger.ts';
 
@@ -169,9 +171,9 @@ export function createMetrics(): Metrics {
           if (!result.replayed) uow.afterCommit(() => transfers.inc({ kind: input.kind }));
           return result;
         },
-        async postWith(db, write, input) {
-          const result = await ledger.postWith(db, write, input);
-          if (result && !result.replayed) transfers.inc({ kind: input.kind });
+        async postWith<T>(db: Executor, kind: TransferKind, statement: SQL) {
+          const result = await ledger.postWith<T>(db, kind, statement);
+          if (result.transfer && !result.transfer.replayed) transfers.inc({ kind });
           return result;
         },
       };

@@ -1,9 +1,11 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { queryRows, type Executor } from '../../db/client.ts';
+import { sqlArray, type Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
 import { ledgerAccounts } from '../../db/schema/ledger.ts';
 import { users } from '../../db/schema/users.ts';
+import { POSTED_COLUMNS } from '../ledger/ledger.ts';
+import type { Mail } from '../mail/outbox.ts';
 
 const creators = alias(users, 'creator');
 const acceptors = alias(users, 'acceptor');
@@ -131,14 +133,95 @@ export async function findChallenge(db: Executor, id: number): Promise<Challenge
   return row;
 }
 
-/** A new challenge's id, taken before the statement that creates it, whose keys name it. */
-export async function nextChallengeId(db: Executor): Promise<number> {
-  const [row] = await queryRows<{ id: number }>(
-    db,
-    sql`select nextval(pg_get_serial_sequence('challenges', 'id'))::int as id`,
-  );
-  if (!row) throw new Error('the challenge id sequence answered nothing');
-  return row.id;
+/**
+ * What the challenge functions of migration 0009 answer beside the posting: whether the call
+ * changed the challenge, and the challenge as it is now. A call that found no challenge answers
+ * no row.
+ */
+export interface ChallengeOutcome {
+  changed: boolean;
+  challenge_id: number;
+  challenge_status: ChallengeStatus;
+  creator_id: number;
+}
+
+const CALL_COLUMNS = sql`changed, challenge_id, challenge_status, creator_id, ${POSTED_COLUMNS}`;
+
+export interface NewChallenge {
+  creatorId: number;
+  stakeCents: bigint;
+  game: string;
+  gamerTag: string;
+  phoneNumber: string;
+  console: string;
+  mode: string | null;
+  platform: string | null;
+  now: Date;
+}
+
+/** Inserts an open challenge and posts the creator's stake into its escrow. */
+export function createChallengeCall(challenge: NewChallenge): SQL {
+  return sql`select ${CALL_COLUMNS} from challenge_create(${challenge.creatorId}::integer,
+    ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
+    ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
+    ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.now.toISOString()}::timestamptz)`;
+}
+
+/**
+ * Accepts an open challenge of another player and posts the acceptor's stake, matching the
+ * creator's, into its escrow. Refused (unchanged) when it is not open or is the acceptor's own.
+ */
+export function acceptChallengeCall(challengeId: number, acceptorId: number, now: Date): SQL {
+  return sql`select ${CALL_COLUMNS} from challenge_accept(${challengeId}::integer,
+    ${acceptorId}::integer, ${now.toISOString()}::timestamptz)`;
+}
+
+export interface ResultRecord {
+  challengeId: number;
+  status: 'completed' | 'disputed';
+  winnerId: number;
+  creatorScore: number;
+  acceptorScore: number;
+  screenshotUrl: string;
+  notes: string | null;
+  disputeReason: string | null;
+  submittedBy: number;
+  prizeCents: bigint;
+  feeCents: bigint;
+  now: Date;
+}
+
+/**
+ * Records a result on an accepted challenge with its mail; a completed one also pays the winner
+ * from the escrow, less the fee. Refused (unchanged) when the challenge is no longer accepted.
+ */
+export function recordResultCall(result: ResultRecord, mails: Mail[]): SQL {
+  return sql`select ${CALL_COLUMNS} from challenge_record_result(${result.challengeId}::integer,
+    ${result.status}::text, ${result.winnerId}::integer, ${result.creatorScore}::integer,
+    ${result.acceptorScore}::integer, ${result.screenshotUrl}::text, ${result.notes}::text,
+    ${result.disputeReason}::text, ${result.submittedBy}::integer,
+    ${result.prizeCents.toString()}::bigint, ${result.feeCents.toString()}::bigint,
+    ${result.now.toISOString()}::timestamptz,
+    ${sqlArray(
+      mails.map((mail) => mail.dedupeKey),
+      'text',
+    )},
+    ${sqlArray(
+      mails.map((mail) => mail.recipient),
+      'text',
+    )},
+    ${sqlArray(
+      mails.map((mail) => mail.subject),
+      'text',
+    )},
+    ${sqlArray(
+      mails.map((mail) => mail.body),
+      'text',
+    )},
+    ${sqlArray(
+      mails.map((mail) => (mail.metadata ? JSON.stringify(mail.metadata) : null)),
+      'jsonb',
+    )})`;
 }
 
 export interface ListFilter {

@@ -1,9 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHALLENGE_MESSAGES } from '#shared/contracts/challenges.ts';
+import type { TransferKind } from '#shared/contracts/wallet.ts';
 import { createAppContext, type AppContext } from '#server/context.ts';
+import type { Executor } from '#server/db/client.ts';
 import { challenges } from '#server/db/schema/challenges.ts';
-import { ledgerTransfers } from '#server/db/schema/ledger.ts';
+import { ledgerAccounts, ledgerTransfers } from '#server/db/schema/ledger.ts';
+import { challengeEscrow, userWallet } from '#server/features/ledger/accounts.ts';
 import type { Ledger } from '#server/features/ledger/ledger.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
@@ -16,10 +19,10 @@ import {
 import { acceptChallenge, cancelChallenge, createChallenge, submitScores } from './service.ts';
 
 /**
- * Accepting and settling read the challenge, check the rules on what they read, then write in
- * one statement guarded by the status they relied on. These tests change the challenge between
- * the read and the write, where a concurrent request would, and check that the guarded write
- * changes nothing and the request is judged again on the new state.
+ * Accepting writes in one call guarded by the rules it relies on (open, another player's); a
+ * result is checked on a read, then written in one call guarded by the status it relied on.
+ * These tests change the challenge just before that call, where a concurrent request would, and
+ * check that the guarded call changes nothing and the request is refused for the new state.
  */
 describe('a challenge that changes between the read and the write', () => {
   let t: TestApp;
@@ -36,7 +39,7 @@ describe('a challenge that changes between the read and the write', () => {
     await t.close();
   });
 
-  /** A context whose first guarded posting runs `meanwhile` before it writes. */
+  /** A context whose first money call runs `meanwhile` before it writes. */
   function interrupted(meanwhile: () => Promise<unknown>): {
     ctx: AppContext;
     writes: () => number;
@@ -48,10 +51,10 @@ describe('a challenge that changes between the read and the write', () => {
       bus: createLocalBus(),
       wrapLedger: (ledger): Ledger => ({
         ...ledger,
-        async postWith(db, write, input) {
+        async postWith<T>(db: Executor, kind: TransferKind, statement: SQL) {
           writes += 1;
           if (writes === 1) await meanwhile();
-          return ledger.postWith(db, write, input);
+          return ledger.postWith<T>(db, kind, statement);
         },
       }),
     });
@@ -82,7 +85,7 @@ describe('a challenge that changes between the read and the write', () => {
       code: 'CHALLENGE_NOT_OPEN',
       message: CHALLENGE_MESSAGES.notOpen,
     });
-    // The guarded write ran once and changed nothing; the second read refused before writing.
+    // The call ran once and changed nothing; what it answered says why.
     expect(writes()).toBe(1);
     expect(await balanceOf(t.database, acceptor)).toBe(1000n);
     expect(await balanceOf(t.database, creator)).toBe(1000n);
@@ -117,5 +120,29 @@ describe('a challenge that changes between the read and the write', () => {
     expect(settlements).toHaveLength(1);
     const [row] = await t.database.db.select().from(challenges).where(eq(challenges.id, id));
     expect(row).toMatchObject({ status: 'completed', winnerId: acceptor, submittedBy: acceptor });
+  });
+
+  it('the database’s challenge calls post to the accounts the application names', async () => {
+    const creator = await player(1000n);
+    const acceptor = await player(1000n);
+    const id = await createChallenge(plain, creator, challenge);
+    await acceptChallenge(plain, id, acceptor);
+    const accounts = await t.database.db
+      .select({ key: ledgerAccounts.key, balanceCents: ledgerAccounts.balanceCents })
+      .from(ledgerAccounts)
+      .where(
+        inArray(ledgerAccounts.key, [
+          challengeEscrow(id),
+          userWallet(creator),
+          userWallet(acceptor),
+        ]),
+      );
+    expect(new Map(accounts.map((a) => [a.key, a.balanceCents]))).toEqual(
+      new Map([
+        [challengeEscrow(id), 2000n],
+        [userWallet(creator), 0n],
+        [userWallet(acceptor), 0n],
+      ]),
+    );
   });
 });

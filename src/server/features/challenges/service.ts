@@ -1,20 +1,21 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { CHALLENGE_MESSAGES, DISPUTE_WINDOW_MS } from '#shared/contracts/challenges.ts';
 import { centsToDecimalString, dollars } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { challenges, type Challenge } from '../../db/schema/challenges.ts';
-import { runGuardedWrite } from '../../db/guarded-write.ts';
 import { inTransaction, retryingConflicts, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { listAuditEntries } from '../audit/audit-log.ts';
-import { challengeEscrow, HOUSE_FEES, userWallet } from '../ledger/accounts.ts';
+import { challengeEscrow, userWallet } from '../ledger/accounts.ts';
 import { getUserBalanceCents } from '../ledger/balances.ts';
-import { queueMailWithChange, type Mail } from '../mail/outbox.ts';
+import type { Mail } from '../mail/outbox.ts';
 import {
-  findChallenge,
+  acceptChallengeCall,
+  createChallengeCall,
   findChallengeWithPlayers,
   lockChallenge,
-  nextChallengeId,
+  recordResultCall,
+  type ChallengeOutcome,
   type Contact,
 } from './repository.ts';
 import { settle, winnerOf } from './settlement.ts';
@@ -72,7 +73,7 @@ async function announceCommitted(ctx: AppContext, challenge: Announced): Promise
 
 /**
  * Runs `attempt` on the challenge as it reads now. `attempt` checks the rules on what it read
- * and writes in one statement guarded by what it relied on (`status = 'open'`, say); null means
+ * and writes in one call guarded by what it relied on (`status = 'accepted'`, say); null means
  * the row changed between the read and the write, and the challenge is read and judged again.
  * A challenge's status only moves forward, so a second round either succeeds or refuses.
  */
@@ -102,94 +103,57 @@ export async function createChallenge(
   creatorId: number,
   input: CreateChallengeInput,
 ): Promise<number> {
-  const stakeCents = dollars(input.amount);
+  const call = createChallengeCall({
+    creatorId,
+    stakeCents: dollars(input.amount),
+    game: input.game,
+    gamerTag: input.gamerTag,
+    phoneNumber: input.phoneNumber,
+    console: input.console,
+    mode: input.mode ?? null,
+    platform: input.platform ?? null,
+    now: ctx.clock(),
+  });
   return retryingConflicts(async () => {
-    const id = await nextChallengeId(ctx.db);
-    const now = ctx.clock();
-    // The row and the stake in one statement: a refused stake leaves no challenge behind.
-    const posted = await ctx.ledger.postWith(
+    // The row and the stake in one call: a refused stake leaves no challenge behind.
+    const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
       ctx.db,
-      {
-        change: ctx.db
-          .insert(challenges)
-          .overridingSystemValue()
-          .values({
-            id,
-            creatorId,
-            amountCents: stakeCents,
-            game: input.game,
-            gamerTag: input.gamerTag,
-            phoneNumber: input.phoneNumber,
-            console: input.console,
-            mode: input.mode ?? null,
-            platform: input.platform ?? null,
-            status: 'open',
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: challenges.id }),
-      },
-      {
-        idempotencyKey: `stake:creator:${id}`,
-        kind: 'stake',
-        reference: { type: 'challenge', id },
-        entries: [
-          { account: userWallet(creatorId), direction: 'debit', amountCents: stakeCents },
-          { account: challengeEscrow(id), direction: 'credit', amountCents: stakeCents },
-        ],
-      },
+      'stake',
+      call,
     );
-    if (!posted) throw new Error(`challenge ${id} was not inserted`);
+    if (!outcome?.changed || !transfer)
+      throw new Error('a challenge was created without its stake');
+    const id = outcome.challenge_id;
     await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null });
     return id;
   });
 }
 
+/**
+ * Accepts and stakes in one call, guarded by the rules (open, not the acceptor's own); when the
+ * guard refuses, the call answers the challenge as it is, and that says why.
+ */
 export async function acceptChallenge(
   ctx: AppContext,
   challengeId: number,
   acceptorId: number,
 ): Promise<void> {
-  await onCurrentState(
-    () => findChallenge(ctx.db, challengeId),
-    async (challenge) => {
-      if (challenge.creatorId === acceptorId)
+  const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock());
+  await retryingConflicts(async () => {
+    const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
+    if (!outcome) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+    if (!outcome.changed) {
+      if (outcome.creator_id === acceptorId)
         throw new AppError('OWN_CHALLENGE', CHALLENGE_MESSAGES.ownChallenge);
-      if (challenge.status !== 'open')
-        throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
-      const now = ctx.clock();
-      const posted = await ctx.ledger.postWith(
-        ctx.db,
-        {
-          change: ctx.db
-            .update(challenges)
-            .set({ status: 'accepted', acceptorId, acceptedAt: now, updatedAt: now })
-            .where(and(eq(challenges.id, challenge.id), eq(challenges.status, 'open')))
-            .returning({ id: challenges.id }),
-        },
-        {
-          idempotencyKey: `stake:acceptor:${challenge.id}`,
-          kind: 'stake',
-          reference: { type: 'challenge', id: challenge.id },
-          entries: [
-            {
-              account: userWallet(acceptorId),
-              direction: 'debit',
-              amountCents: challenge.amountCents,
-            },
-            {
-              account: challengeEscrow(challenge.id),
-              direction: 'credit',
-              amountCents: challenge.amountCents,
-            },
-          ],
-        },
-      );
-      if (!posted) return null;
-      await announceCommitted(ctx, { ...challenge, status: 'accepted', acceptorId });
-      return posted;
-    },
-  );
+      throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
+    }
+    await announceCommitted(ctx, {
+      id: challengeId,
+      status: 'accepted',
+      creatorId: outcome.creator_id,
+      acceptorId,
+    });
+  });
 }
 
 export async function cancelChallenge(
@@ -258,7 +222,7 @@ function resultMails(
 /**
  * Records the scores and, unless the submission disputes, pays the winner from the escrow:
  * prize − fee to the winner, the fee to the house (DESIGN §3). Scores, mail and money are one
- * statement guarded by `status = 'accepted'`, and the `settle:{id}` idempotency key stands
+ * call guarded by `status = 'accepted'`, and the `settle:{id}` idempotency key stands
  * behind it: a second settlement is impossible.
  */
 export async function submitScores(
@@ -284,14 +248,14 @@ export async function submitScores(
 
       const winnerId = winnerOf(submission, { creatorId, acceptorId });
       const { prizeCents, feeCents, winnerCreditCents } = settle(challenge.amountCents);
-      const disputed = submission.disputeReason !== undefined;
-      const now = ctx.clock();
-      const status = disputed ? 'disputed' : 'completed';
+      const status = submission.disputeReason === undefined ? 'completed' : 'disputed';
       const players = acceptor ? [creator, acceptor] : [creator];
-      const write = {
-        change: ctx.db
-          .update(challenges)
-          .set({
+      const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
+        ctx.db,
+        'settlement',
+        recordResultCall(
+          {
+            challengeId: challenge.id,
             status,
             winnerId,
             creatorScore: submission.creatorScore,
@@ -301,35 +265,20 @@ export async function submitScores(
             disputeReason: submission.disputeReason ?? null,
             submittedBy: submitterId,
             prizeCents,
-            feeCents: disputed ? null : feeCents,
-            completedAt: now,
-            updatedAt: now,
-          })
-          .where(and(eq(challenges.id, challenge.id), eq(challenges.status, 'accepted')))
-          .returning({ id: challenges.id }),
-        alongside: queueMailWithChange(
+            feeCents,
+            now: ctx.clock(),
+          },
           resultMails(challenge, players, winnerId, winnerCreditCents),
         ),
-      };
+      );
+      if (!outcome?.changed) return null;
 
       let winnerBalanceCents: bigint;
-      if (disputed) {
+      if (status === 'disputed') {
         // A disputed submission moves no money: the stakes wait in escrow for an admin.
-        if (!(await runGuardedWrite(ctx.db, write))) return null;
         winnerBalanceCents = await getUserBalanceCents(ctx.db, winnerId);
       } else {
-        const posted = await ctx.ledger.postWith(ctx.db, write, {
-          idempotencyKey: `settle:${challenge.id}`,
-          kind: 'settlement',
-          reference: { type: 'challenge', id: challenge.id },
-          entries: [
-            { account: challengeEscrow(challenge.id), direction: 'debit', amountCents: prizeCents },
-            { account: userWallet(winnerId), direction: 'credit', amountCents: winnerCreditCents },
-            { account: HOUSE_FEES, direction: 'credit', amountCents: feeCents },
-          ],
-        });
-        if (!posted) return null;
-        const after = posted.balancesAfter.get(userWallet(winnerId));
+        const after = transfer?.balancesAfter.get(userWallet(winnerId));
         if (after === undefined) throw new Error('settlement did not touch the winner’s wallet');
         winnerBalanceCents = after;
       }

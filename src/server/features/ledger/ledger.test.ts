@@ -1,6 +1,7 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '#server/db/client.ts';
+import { sqlArray, type DatabaseHandle } from '#server/db/client.ts';
 import { ledgerAccounts, ledgerPostings, ledgerTransfers } from '#server/db/schema/ledger.ts';
 import { users } from '#server/db/schema/users.ts';
 import { inTransaction } from '#server/db/transaction.ts';
@@ -8,10 +9,22 @@ import { AppError } from '#server/errors.ts';
 import { createLocalBus, type AppEvent } from '#server/lib/event-bus.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
 import { expectLedgerHealthy } from '#tests/helpers/test-app.ts';
-import { challengeEscrow, EXTERNAL_CARD, HOUSE_FEES, userWallet } from './accounts.ts';
+import {
+  challengeEscrow,
+  EXTERNAL_CARD,
+  HOUSE_ADJUSTMENTS,
+  HOUSE_FEES,
+  userWallet,
+} from './accounts.ts';
 import { getUserBalanceCents } from './balances.ts';
 import { checkLedgerInvariants } from './invariants.ts';
-import { createLedger, LedgerRuleError, type TransferInput } from './ledger.ts';
+import {
+  createLedger,
+  ledgerPostCall,
+  LedgerRuleError,
+  POSTED_COLUMNS,
+  type TransferInput,
+} from './ledger.ts';
 
 let database: DatabaseHandle;
 const bus = createLocalBus();
@@ -239,17 +252,7 @@ describe('posting transfers', () => {
   });
 });
 
-describe('a transfer posted with a state change, in one statement', () => {
-  /** The change: a user's avatar set, only if none is set yet. */
-  const setAvatar = (userId: number) => ({
-    change: database.db
-      .update(users)
-      .set({ avatarUrl: 'https://example.com/a.png' })
-      .where(and(eq(users.id, userId), isNull(users.avatarUrl)))
-      .returning({ id: users.id }),
-  });
-  const avatarOf = async (userId: number) =>
-    (await database.db.select().from(users).where(eq(users.id, userId)))[0]?.avatarUrl;
+describe('a transfer posted by a statement of its own (postWith)', () => {
   const fee = (userId: number, key: string, cents = 100n): TransferInput => ({
     idempotencyKey: key,
     kind: 'adjustment',
@@ -258,30 +261,37 @@ describe('a transfer posted with a state change, in one statement', () => {
       { account: HOUSE_FEES, direction: 'credit', amountCents: cents },
     ],
   });
+  /** The statement: the posting, with a column of the caller's own beside it. */
+  const posting = (input: TransferInput) =>
+    sql`select 'mine' as marker, ${POSTED_COLUMNS} from ${ledgerPostCall(input)}`;
+  const withMarker = (statement: SQL) =>
+    ledger.postWith<{ marker: string }>(database.db, 'adjustment', statement);
 
-  it('makes the change and moves the money, then publishes the new balance', async () => {
+  it('moves the money, answers the caller’s columns and publishes the new balance', async () => {
     const a = await newUser();
     await deposit(a, 1000n);
     const events: AppEvent[] = [];
     const unsubscribe = bus.subscribe((event) => events.push(event));
-    const result = await ledger.postWith(database.db, setAvatar(a), fee(a, `with:${++keySeq}`));
+    const { outcome, transfer } = await withMarker(posting(fee(a, `with:${++keySeq}`)));
     unsubscribe();
-    expect(result).toMatchObject({ replayed: false });
-    expect(result?.balancesAfter.get(userWallet(a))).toBe(900n);
+    expect(outcome?.marker).toBe('mine');
+    expect(transfer).toMatchObject({ replayed: false });
+    expect(transfer?.balancesAfter.get(userWallet(a))).toBe(900n);
     expect(await getUserBalanceCents(database.db, a)).toBe(900n);
-    expect(await avatarOf(a)).toBe('https://example.com/a.png');
     expect(events).toContainEqual({ type: 'balance', userId: a, balanceCents: '900' });
   });
 
-  it('writes nothing when the change finds nothing to change', async () => {
+  it('answers no transfer and writes nothing when the statement does not call the ledger', async () => {
     const a = await newUser();
     await deposit(a, 1000n);
-    await ledger.postWith(database.db, setAvatar(a), fee(a, `with:${++keySeq}`));
     const before = await postingCount();
-    const key = `with-unchanged:${++keySeq}`;
-    expect(await ledger.postWith(database.db, setAvatar(a), fee(a, key))).toBeNull();
+    const key = `with-gated:${++keySeq}`;
+    // The gate lets no row through, so the lateral call never runs.
+    const gated = sql`select 'mine' as marker, ${POSTED_COLUMNS}
+      from (select 1 where false) as gate cross join lateral ${ledgerPostCall(fee(a, key))}`;
+    expect(await withMarker(gated)).toEqual({ outcome: undefined, transfer: null });
     expect(await postingCount()).toBe(before);
-    expect(await getUserBalanceCents(database.db, a)).toBe(900n);
+    expect(await getUserBalanceCents(database.db, a)).toBe(1000n);
     const transfers = await database.db
       .select()
       .from(ledgerTransfers)
@@ -289,12 +299,14 @@ describe('a transfer posted with a state change, in one statement', () => {
     expect(transfers).toEqual([]);
   });
 
-  it('undoes the change when the transfer is refused', async () => {
+  it('refuses an overdraft with INSUFFICIENT_BALANCE and writes nothing', async () => {
     const a = await newUser();
     await deposit(a, 50n);
-    const attempt = ledger.postWith(database.db, setAvatar(a), fee(a, `with-short:${++keySeq}`));
-    await expect(attempt).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
-    expect(await avatarOf(a)).toBeNull();
+    const before = await postingCount();
+    await expect(withMarker(posting(fee(a, `with-short:${++keySeq}`)))).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+    });
+    expect(await postingCount()).toBe(before);
     expect(await getUserBalanceCents(database.db, a)).toBe(50n);
   });
 
@@ -303,9 +315,85 @@ describe('a transfer posted with a state change, in one statement', () => {
     await deposit(a, 1000n);
     const key = `with-replay:${++keySeq}`;
     const first = await post(fee(a, key));
-    const again = await ledger.postWith(database.db, setAvatar(a), fee(a, key));
-    expect(again).toMatchObject({ replayed: true, transferId: first.transferId });
+    const { transfer } = await withMarker(posting(fee(a, key)));
+    expect(transfer).toMatchObject({ replayed: true, transferId: first.transferId });
     expect(await getUserBalanceCents(database.db, a)).toBe(900n);
+  });
+});
+
+describe('the ledger_post function on its own', () => {
+  /** ledger_post called with raw entries, past the application's own validation. */
+  const raw = (key: string, accounts: string[], amounts: bigint[]) =>
+    withRaw(
+      sql`select ${POSTED_COLUMNS} from ledger_post(${key}::text, 'adjustment', null, null, null,
+        null, null, ${sqlArray(accounts, 'text')}, ${sqlArray(
+          accounts.map(() => 'house'),
+          'text',
+        )}, ${sqlArray(
+          accounts.map(() => true),
+          'boolean',
+        )}, ${sqlArray(
+          accounts.map(() => null),
+          'integer',
+        )}, ${sqlArray(
+          amounts.map((amount) => amount.toString()),
+          'bigint',
+        )})`,
+    );
+  const withRaw = (statement: SQL) => ledger.postWith(database.db, 'adjustment', statement);
+
+  it('refuses an unbalanced transfer, a repeated account, a zero amount and a single entry', async () => {
+    const before = await postingCount();
+    const refusals: Array<[accounts: string[], amounts: bigint[]]> = [
+      [
+        [HOUSE_ADJUSTMENTS, EXTERNAL_CARD],
+        [-100n, 99n],
+      ],
+      [
+        [HOUSE_ADJUSTMENTS, HOUSE_ADJUSTMENTS],
+        [-100n, 100n],
+      ],
+      [
+        [HOUSE_ADJUSTMENTS, EXTERNAL_CARD],
+        [0n, 0n],
+      ],
+      [[HOUSE_ADJUSTMENTS], [0n]],
+    ];
+    for (const [accounts, amounts] of refusals) {
+      await expect(raw(`raw:${++keySeq}`, accounts, amounts)).rejects.toBeInstanceOf(
+        LedgerRuleError,
+      );
+    }
+    expect(await postingCount()).toBe(before);
+  });
+
+  it('hashes the payload as the application always has, so keys recorded before still replay', async () => {
+    const a = await newUser();
+    const key = `hash:${++keySeq}`;
+    await post({
+      idempotencyKey: key,
+      kind: 'deposit',
+      reference: { type: 'payment', id: 42 },
+      entries: [
+        { account: userWallet(a), direction: 'credit', amountCents: 1234n },
+        { account: EXTERNAL_CARD, direction: 'debit', amountCents: 1234n },
+      ],
+    });
+    // The canonical form the TypeScript ledger hashed before the database did: entries sorted by
+    // account, each [account, direction, cents as text].
+    const canonical = JSON.stringify({
+      kind: 'deposit',
+      reference: ['payment', '42'],
+      entries: [
+        [EXTERNAL_CARD, 'debit', '1234'],
+        [userWallet(a), 'credit', '1234'],
+      ],
+    });
+    const [transfer] = await database.db
+      .select()
+      .from(ledgerTransfers)
+      .where(eq(ledgerTransfers.idempotencyKey, key));
+    expect(transfer?.payloadHash).toBe(createHash('sha256').update(canonical).digest('hex'));
   });
 });
 
