@@ -123,4 +123,26 @@ describe.runIf(onPostgres)('the PostgreSQL event bus', () => {
     expect(pool.totalCount - pool.idleCount).toBe(0);
     await pool.end();
   });
+
+  it('logs events it could not send and resolves, so a caller that committed is not failed', async () => {
+    const pool = new pg.Pool({ ...database.pool!.options, application_name: 'bus-send-fails' });
+    const errors: string[] = [];
+    const bus = await createPostgresBus(pool, {
+      ...silent,
+      error: (_fields, message) => errors.push(message),
+    });
+    const local: AppEvent[] = [];
+    bus.subscribe((event) => local.push(event));
+    const query = vi.spyOn(pool, 'query').mockRejectedValue(new Error('connection lost'));
+    const event: AppEvent = { type: 'balance', userId: 3, balanceCents: '500' };
+
+    await expect(bus.publish(event)).resolves.toBeUndefined();
+    expect(query).toHaveBeenCalled();
+    expect(errors).toEqual(['events could not reach other instances']);
+    // This instance's subscribers had it all the same.
+    expect(local).toEqual([event]);
+    query.mockRestore();
+    await bus.close();
+    await pool.end();
+  });
 });

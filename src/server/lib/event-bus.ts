@@ -25,6 +25,11 @@ export type AppEvent =
 export type EventHandler = (event: AppEvent) => void;
 
 export interface EventBus {
+  /**
+   * Delivers the event to this instance's subscribers at once and sends it to the others.
+   * Resolves once it has left; a failure to send is the bus's to log, and never rejects, so a
+   * caller that has already committed need not wait.
+   */
   publish(event: AppEvent): Promise<void>;
   subscribe(handler: EventHandler): () => void;
   close(): Promise<void>;
@@ -174,8 +179,13 @@ export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promi
     const events = queued;
     queued = [];
     next = undefined;
-    for (const payload of batches(source, events)) {
-      await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+    try {
+      for (const payload of batches(source, events)) {
+        await pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+      }
+    } catch (error) {
+      // The other instances miss these events; what they derived from them expires (decision 7).
+      logger.error({ err: error, events: events.length }, 'events could not reach other instances');
     }
   };
 
@@ -184,7 +194,7 @@ export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promi
       dispatcher.dispatch(event);
       queued.push(JSON.stringify(event));
       if (!next) {
-        next = inFlight.then(flush, flush);
+        next = inFlight.then(flush);
         inFlight = next;
       }
       return next;

@@ -212,10 +212,9 @@ export function createLedger(bus: EventBus): Ledger {
       const posted = postedResult(rows);
       if (!posted) return { outcome: rows[0], transfer: null };
       const { touchedUsers, ...transfer } = posted;
-      // Committed with the statement: the events can leave now.
-      await Promise.allSettled(
-        [...touchedUsers].map(([userId, balance]) => balanceEvent(userId, balance)()),
-      );
+      // Committed with the statement: the events leave now, and the caller need not wait for
+      // them to reach the other instances.
+      for (const [userId, balance] of touchedUsers) void balanceEvent(userId, balance)();
       return { outcome: rows[0], transfer };
     },
   };
