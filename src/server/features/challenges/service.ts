@@ -66,9 +66,9 @@ function announce(ctx: AppContext, uow: UnitOfWork, challenge: Announced) {
   uow.afterCommit(() => ctx.bus.publish(challengeEvent(challenge)));
 }
 
-/** The same, for a change made in one call that has committed already; no need to wait. */
-function announceCommitted(ctx: AppContext, challenge: Announced): void {
-  void ctx.bus.publish(challengeEvent(challenge));
+/** The same, for a change made in one call that has committed already. */
+async function announceCommitted(ctx: AppContext, challenge: Announced): Promise<void> {
+  await ctx.bus.publish(challengeEvent(challenge));
 }
 
 /**
@@ -124,7 +124,7 @@ export async function createChallenge(
     if (!outcome?.changed || !transfer)
       throw new Error('a challenge was created without its stake');
     const id = outcome.challenge_id;
-    announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null });
+    await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null });
     return id;
   });
 }
@@ -147,7 +147,7 @@ export async function acceptChallenge(
         throw new AppError('OWN_CHALLENGE', CHALLENGE_MESSAGES.ownChallenge);
       throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
     }
-    announceCommitted(ctx, {
+    await announceCommitted(ctx, {
       id: challengeId,
       status: 'accepted',
       creatorId: outcome.creator_id,
@@ -283,7 +283,7 @@ export async function submitScores(
         winnerBalanceCents = after;
       }
 
-      announceCommitted(ctx, { ...challenge, status });
+      await announceCommitted(ctx, { ...challenge, status });
       return { status, winnerId, prizeCents, feeCents, winnerBalanceCents };
     },
   );

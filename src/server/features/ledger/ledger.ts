@@ -212,9 +212,11 @@ export function createLedger(bus: EventBus): Ledger {
       const posted = postedResult(rows);
       if (!posted) return { outcome: rows[0], transfer: null };
       const { touchedUsers, ...transfer } = posted;
-      // Committed with the statement: the events leave now, and the caller need not wait for
-      // them to reach the other instances.
-      for (const [userId, balance] of touchedUsers) void balanceEvent(userId, balance)();
+      // Committed with the statement: the events can leave now. The answer waits until they
+      // have left, which paces a player's next request behind them (decision 0010).
+      await Promise.all(
+        [...touchedUsers].map(([userId, balance]) => balanceEvent(userId, balance)()),
+      );
       return { outcome: rows[0], transfer };
     },
   };
