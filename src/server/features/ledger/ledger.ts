@@ -135,10 +135,10 @@ export interface Ledger {
    */
   post(uow: UnitOfWork, input: TransferInput): Promise<TransferResult>;
   /**
-   * Runs one statement that changes state and posts at most one transfer of `kind` through
-   * `ledger_post` (a challenge accepted with its stake, a result with its settlement), selecting
+   * Runs one statement that changes state and posts at most one transfer through `ledger_post`
+   * (a challenge accepted with its stake, a result with its settlement), selecting
    * `POSTED_COLUMNS` beside its own. One statement commits by itself: the new balances are
-   * published when it returns.
+   * published when it returns. `kind` is the kind of that transfer, which the metrics count.
    */
   postWith<T>(db: Executor, kind: TransferKind, statement: SQL): Promise<PostedWith<T>>;
 }
