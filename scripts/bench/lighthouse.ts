@@ -29,6 +29,8 @@ interface AuditResult {
   performance: number;
   accessibility: number;
   metrics: Record<string, string>;
+  /** The timings behind `metrics`, in milliseconds (CLS has no unit), for the medians. */
+  values: Record<string, number>;
   flagged: string[];
 }
 
@@ -66,12 +68,13 @@ async function audit(
   page: string,
   url: string,
   headers: Record<string, string>,
+  run: number,
 ): Promise<AuditResult> {
   // Lighthouse itself sometimes fails to record the trace of a load (NO_NAVSTART, "please run
   // Lighthouse again"): that says nothing about the page, so the load is measured again.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await auditOnce(port, profile, page, url, headers);
+      return await auditOnce(port, profile, page, url, headers, run);
     } catch (error) {
       if (!(error instanceof TraceNotRecorded) || attempt === 3) throw error;
       process.stderr.write(`Lighthouse recorded no trace of ${url}; measuring it again\n`);
@@ -87,6 +90,7 @@ async function auditOnce(
   page: string,
   url: string,
   headers: Record<string, string>,
+  run: number,
 ): Promise<AuditResult> {
   const result = await lighthouse(
     url,
@@ -106,8 +110,10 @@ async function auditOnce(
   if (REPORT_DIR) {
     mkdirSync(REPORT_DIR, { recursive: true });
     const name = page === '/' ? 'home' : page.replaceAll('/', '');
+    // One file per run: the run whose score stands out is the one worth opening.
+    const suffix = RUNS > 1 ? `-${run + 1}` : '';
     writeFileSync(
-      join(REPORT_DIR, `lighthouse-${name}-${profile}.json`),
+      join(REPORT_DIR, `lighthouse-${name}-${profile}${suffix}.json`),
       JSON.stringify(lhr, null, 2),
     );
   }
@@ -130,6 +136,9 @@ async function auditOnce(
     accessibility: score('accessibility'),
     metrics: Object.fromEntries(
       METRICS.map(([id, label]) => [label, lhr.audits[id]?.displayValue ?? '-']),
+    ),
+    values: Object.fromEntries(
+      METRICS.map(([id, label]) => [label, lhr.audits[id]?.numericValue ?? Number.NaN]),
     ),
     flagged,
   };
@@ -159,8 +168,8 @@ try {
   const results: AuditResult[] = [];
   for (const profile of PROFILES) {
     for (let run = 0; run < RUNS; run += 1) {
-      results.push(await audit(chrome.port, profile, '/auth', `${baseUrl}/auth`, {}));
-      results.push(await audit(chrome.port, profile, '/', `${baseUrl}/`, { Cookie: cookie }));
+      results.push(await audit(chrome.port, profile, '/auth', `${baseUrl}/auth`, {}, run));
+      results.push(await audit(chrome.port, profile, '/', `${baseUrl}/`, { Cookie: cookie }, run));
     }
   }
   process.stdout.write(
@@ -180,7 +189,9 @@ try {
   );
   if (RUNS > 1) {
     // The scores move by a point or two from run to run on a shared machine: the median is the
-    // figure to report.
+    // figure to report, and the median timings show which metric moved it.
+    const medianMs = (runs: AuditResult[], label: string) =>
+      `${Math.round(median(runs.map((r) => r.values[label] ?? Number.NaN)))} ms`;
     const medians = PROFILES.flatMap((profile) =>
       ['/auth', '/'].map((page) => {
         const runs = results.filter((r) => r.profile === profile && r.page === page);
@@ -189,6 +200,9 @@ try {
           profile,
           'median performance': median(runs.map((r) => r.performance)),
           'median accessibility': median(runs.map((r) => r.accessibility)),
+          'median TBT': medianMs(runs, 'TBT'),
+          'median FCP': medianMs(runs, 'FCP'),
+          'median LCP': medianMs(runs, 'LCP'),
         };
       }),
     );

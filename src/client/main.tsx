@@ -1,19 +1,12 @@
-// The shared zod configuration (SPEC §5 fallback messages) must run before any schema is used.
-import '#shared/validation.ts';
 import '@fontsource-variable/inter';
 import '@fontsource/orbitron/latin-500.css';
 import '@fontsource/orbitron/latin-700.css';
 import '@fontsource/orbitron/latin-900.css';
 import './styles.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '#client/lib/query-client.ts';
-import {
-  userFromPage,
-  userQueryKey,
-  userQueryOptions,
-} from '#client/features/auth/api/get-user.ts';
+import { seedUserFromPage } from '#client/features/auth/api/get-user.ts';
 import { App } from './app/app.tsx';
+import { mountApp } from './app/mount-app.tsx';
 import { preloadPage } from './app/router.tsx';
 
 const container = document.getElementById('root');
@@ -25,13 +18,7 @@ if (!container) throw new Error('index.html has no #root element');
 // for the page that the page would then push down (a layout shift); while the session is still
 // loading, it shows one centred spinner.
 const queryClient = createQueryClient();
-const user = userFromPage(document);
-if (user === undefined) void queryClient.prefetchQuery(userQueryOptions());
-else queryClient.setQueryData(userQueryKey, user);
-void preloadPage(window.location.pathname).then(() =>
-  createRoot(container).render(
-    <StrictMode>
-      <App queryClient={queryClient} />
-    </StrictMode>,
-  ),
-);
+void Promise.all([
+  preloadPage(window.location.pathname),
+  seedUserFromPage(queryClient, document),
+]).then(() => mountApp(container, <App queryClient={queryClient} />));

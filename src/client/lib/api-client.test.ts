@@ -65,6 +65,28 @@ describe('api client requests', () => {
       'Unexpected response from GET /api/user',
     );
   });
+
+  it('checks the answer against a contract it loads while the request is under way', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
+    const load = vi.fn(() => Promise.resolve(okSchema));
+
+    const request = getJson('/api/user', load);
+    expect(load).toHaveBeenCalledOnce();
+    answer(Response.json({ ok: true }));
+
+    await expect(request).resolves.toEqual({ ok: true });
+  });
+
+  it('refuses a success answer that breaks a loaded contract', async () => {
+    stubResponse(Response.json({ ok: 'yes' }));
+    await expect(getJson('/api/user', () => Promise.resolve(okSchema))).rejects.toThrow(
+      'Unexpected response from GET /api/user',
+    );
+  });
 });
 
 describe('api client errors: "status: body text" (SPEC §7)', () => {

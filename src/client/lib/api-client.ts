@@ -1,5 +1,5 @@
-import { ERROR_CODES, type ErrorCode } from '#shared/contracts/errors.ts';
-import { z } from '#shared/validation.ts';
+import { ERROR_CODES, type ErrorCode } from '#shared/contracts/error-codes.ts';
+import type { z } from '#shared/validation.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -40,15 +40,12 @@ export class ApiError extends Error {
 }
 
 /**
- * Read leniently: each part of an error body is used if it has the right type and ignored
- * otherwise, so one malformed part (or a proxy's own JSON) never hides the message.
+ * The contract a success answer must meet: the schema itself, or a function that loads it. The
+ * modules that the first pages load pass a loader, so that zod and the contracts (a quarter of the
+ * entry chunk once, and most of its evaluation on a slow phone) are not among what those pages
+ * wait for; the answer and its contract then load side by side.
  */
-const errorBodySchema = z.object({
-  code: z.string().optional().catch(undefined),
-  message: z.string().optional().catch(undefined),
-  fields: z.record(z.string(), z.string()).optional().catch(undefined),
-  retryAfter: z.number().int().nonnegative().optional().catch(undefined),
-});
+export type ResponseSchema<T> = z.ZodType<T> | (() => Promise<z.ZodType<T>>);
 
 function isErrorCode(value: string | undefined): value is ErrorCode {
   return (ERROR_CODES as readonly (string | undefined)[]).includes(value);
@@ -69,7 +66,10 @@ function retryAfterHeaderSeconds(response: Response): number | undefined {
 }
 
 async function toApiError(response: Response): Promise<ApiError> {
-  const raw = await response.text();
+  const [raw, { errorBodySchema }] = await Promise.all([
+    response.text(),
+    import('./error-body.ts'),
+  ]);
   const parsed = errorBodySchema.safeParse(parseJson(raw));
   const body = parsed.success ? parsed.data : undefined;
   // HTTP/2 has no reason phrase, so statusText can be empty too; the last fallback keeps the
@@ -114,11 +114,14 @@ export async function apiFetch(
 export async function requestJson<T>(
   method: HttpMethod,
   path: string,
-  schema: z.ZodType<T>,
+  schema: ResponseSchema<T>,
   options?: RequestOptions,
 ): Promise<T> {
-  const response = await apiFetch(method, path, options);
-  const parsed = schema.safeParse(await response.json());
+  const [response, contract] = await Promise.all([
+    apiFetch(method, path, options),
+    typeof schema === 'function' ? schema() : schema,
+  ]);
+  const parsed = contract.safeParse(await response.json());
   if (!parsed.success) {
     throw new Error(`Unexpected response from ${method} ${path}`, { cause: parsed.error });
   }
@@ -134,10 +137,14 @@ export async function sendRequest(
   await apiFetch(method, path, options);
 }
 
-export function getJson<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
+export function getJson<T>(
+  path: string,
+  schema: ResponseSchema<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   return requestJson('GET', path, schema, { signal });
 }
 
-export function postJson<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+export function postJson<T>(path: string, body: unknown, schema: ResponseSchema<T>): Promise<T> {
   return requestJson('POST', path, schema, { body });
 }

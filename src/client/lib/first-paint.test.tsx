@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** A fresh copy of the module (its state is "painted or not"), with animation frames held. */
@@ -15,6 +15,11 @@ async function withHeldFrames() {
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+function keepBusy(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -56,6 +61,35 @@ describe('afterFirstPaint', () => {
     }
     render(<Recorder />);
     expect(seen[0]).toBe(true);
+  });
+
+  it('renders what appears after the first paint in slices, so that other work runs between them', async () => {
+    const { useAfterFirstPaint, drawFrame } = await withHeldFrames();
+    let renders = 0;
+    let rendersBeforeOtherWork: number | undefined;
+    function SlowPart() {
+      renders += 1;
+      // Work that arrives once the render has started: a tap, a network answer.
+      if (renders === 1) setTimeout(() => (rendersBeforeOtherWork = renders), 0);
+      keepBusy(3);
+      return <li />;
+    }
+    function AfterPaint() {
+      return useAfterFirstPaint() ? <SlowPart /> : null;
+    }
+    const { container } = render(
+      <ul>
+        {Array.from({ length: 20 }, (_, index) => (
+          <AfterPaint key={index} />
+        ))}
+      </ul>,
+    );
+
+    drawFrame();
+
+    await waitFor(() => expect(container.querySelectorAll('li')).toHaveLength(20));
+    expect(rendersBeforeOtherWork).toBeDefined();
+    expect(rendersBeforeOtherWork).toBeLessThan(renders);
   });
 
   it('waits for the browser to report its first contentful paint, where it can', async () => {

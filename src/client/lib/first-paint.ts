@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 // A page loaded in a background tab paints nothing until it is shown: the deferred work starts
 // anyway after this long.
@@ -51,7 +51,9 @@ export function useAfterFirstPaint(): boolean {
     if (done) return;
     let mounted = true;
     void afterFirstPaint().then(() => {
-      if (mounted) setDone(true);
+      // A transition, so that what appears now (the lists' spinners, their queries starting) is
+      // rendered in slices instead of one long task just after the first paint.
+      if (mounted) startTransition(() => setDone(true));
     });
     return () => {
       mounted = false;

@@ -1,5 +1,7 @@
 import { z } from '../validation.ts';
 
+export { publicUserSchema, type PublicUser } from './user.ts';
+
 /** Registration and login rules, word for word from SPEC §5. */
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 30;
@@ -80,17 +82,3 @@ export const loginBodySchema = z.strictObject({
     .max(PASSWORD_MAX * 4),
 });
 export type LoginBody = z.input<typeof loginBodySchema>;
-
-/** The user object of SPEC §3 as the API shows it: never the password hash. */
-export const publicUserSchema = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  balance: z.number(),
-  avatarUrl: z.string().nullable(),
-  isOver18: z.boolean(),
-  isAdmin: z.boolean(),
-  phoneNumber: z.string().nullable(),
-  email: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type PublicUser = z.infer<typeof publicUserSchema>;

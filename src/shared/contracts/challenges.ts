@@ -1,6 +1,17 @@
 import { groupThousands } from '../money.ts';
 import { phoneNumberSchema } from './auth.ts';
+import { CHALLENGE_STATUS_VALUES } from './challenge-view.ts';
+import { isHttpsUrl, UPLOAD_PATH_PATTERN } from './uploads.ts';
 import { z } from '../validation.ts';
+
+export {
+  CHALLENGE_STATUS_VALUES,
+  challengeCountsSchema,
+  challengeSchema,
+  type ChallengeCounts,
+  type ChallengeStatusValue,
+  type ChallengeView,
+} from './challenge-view.ts';
 
 /** Bounds the SPEC leaves open, decided in issue 4. */
 export const CHALLENGE_AMOUNT_MIN = 1;
@@ -85,17 +96,6 @@ export const createChallengeBodySchema = z.strictObject({
 });
 export type CreateChallengeBody = z.input<typeof createChallengeBodySchema>;
 
-/** Uploaded screenshots are linked by their own path; anything typed must be https. */
-export const UPLOAD_PATH_PATTERN = /^\/api\/uploads\/[0-9a-f-]{36}$/;
-
-export function isHttpsUrl(value: string): boolean {
-  try {
-    return new URL(value).protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 const score = z
   .number({ error: CHALLENGE_MESSAGES.scoreWhole })
   .int(CHALLENGE_MESSAGES.scoreWhole)
@@ -135,14 +135,6 @@ export const challengeIdParamsSchema = z.object({
     .max(2_147_483_647, CHALLENGE_MESSAGES.notFound),
 });
 
-export const CHALLENGE_STATUS_VALUES = [
-  'open',
-  'accepted',
-  'completed',
-  'disputed',
-  'cancelled',
-] as const;
-export type ChallengeStatusValue = (typeof CHALLENGE_STATUS_VALUES)[number];
 export const CHALLENGE_PAGE_MAX = 100;
 
 export const listChallengesQuerySchema = z.object({
@@ -159,67 +151,6 @@ export const listChallengesQuerySchema = z.object({
   before: z.coerce.number().int().positive().optional(),
 });
 export type ListChallengesQuery = z.input<typeof listChallengesQuerySchema>;
-
-const embeddedUserSchema = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  /** Only for admins (SPEC §2 View Details). */
-  email: z.string().nullable().optional(),
-  balance: z.number().optional(),
-  /** Only for the two players and admins, so they can reach each other. */
-  phoneNumber: z.string().nullable().optional(),
-});
-
-export const challengeSchema = z.object({
-  id: z.number().int(),
-  creatorId: z.number().int(),
-  acceptorId: z.number().int().nullable(),
-  winnerId: z.number().int().nullable(),
-  amount: z.number(),
-  game: z.string(),
-  gamerTag: z.string(),
-  /** The creator's phone: shown to the two players and admins; null for everyone else. */
-  phoneNumber: z.string().nullable(),
-  console: z.string(),
-  mode: z.string().nullable(),
-  platform: z.string().nullable(),
-  /** Both stakes together: what the winner plays for before the fee. */
-  prize: z.number(),
-  deduction: z.number().nullable(),
-  status: z.enum(CHALLENGE_STATUS_VALUES),
-  creatorScore: z.number().int().nullable(),
-  acceptorScore: z.number().int().nullable(),
-  winnerScreenshot: z.string().nullable(),
-  scoreData: z
-    .object({
-      creatorScore: z.number().int(),
-      acceptorScore: z.number().int(),
-      screenshot: z.string(),
-    })
-    .nullable(),
-  notes: z.string().nullable(),
-  disputeReason: z.string().nullable(),
-  submittedBy: z.number().int().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  acceptedAt: z.string().nullable(),
-  completedAt: z.string().nullable(),
-  /** Until when the other player may dispute a completed result; null when not applicable. */
-  disputableUntil: z.string().nullable(),
-  creator: embeddedUserSchema,
-  acceptor: embeddedUserSchema.nullable(),
-});
-export type ChallengeView = z.infer<typeof challengeSchema>;
-
-export const challengeCountsSchema = z.object({
-  available: z.number().int(),
-  active: z.number().int(),
-  /** Finished matches, including those under dispute. */
-  completed: z.number().int(),
-  created: z.number().int(),
-  accepted: z.number().int(),
-});
-export type ChallengeCounts = z.infer<typeof challengeCountsSchema>;
 
 export const submitScoresResponseSchema = z.object({
   status: z.enum(['completed', 'disputed']),

@@ -1,38 +1,12 @@
 import { z } from '../validation.ts';
+import { ERROR_CODES } from './error-codes.ts';
+
+export type { ErrorCode } from './error-codes.ts';
 
 /**
- * Stable error codes: clients and tests branch on these, never on message text. Each error body
- * is `{ code, message, fields? }`, where `fields` carries per-field validation messages.
+ * Each error body is `{ code, message, fields? }`, where `fields` carries per-field validation
+ * messages.
  */
-export const ERROR_CODES = [
-  'VALIDATION_FAILED',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'IDEMPOTENCY_CONFLICT',
-  'INSUFFICIENT_BALANCE',
-  'CHALLENGE_NOT_OPEN',
-  'CHALLENGE_NOT_ACCEPTED',
-  'OWN_CHALLENGE',
-  'NOT_PARTICIPANT',
-  'USERNAME_TAKEN',
-  'INVALID_CREDENTIALS',
-  'RATE_LIMITED',
-  'CROSS_ORIGIN_REFUSED',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'SERVICE_UNAVAILABLE',
-  'INTERNAL',
-  'PAYMENT_DECLINED',
-  'PAYMENT_NOT_COMPLETED',
-  'INVALID_SIGNATURE',
-  'PAYOUT_NOT_PENDING',
-  'CHALLENGE_NOT_DISPUTED',
-  'VERIFICATION_NOT_PENDING',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
 export const errorBodySchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),

@@ -12,7 +12,7 @@ import {
 } from '#client/components/ui/dialog.tsx';
 import { Field } from '#client/components/ui/field.tsx';
 import { Textarea } from '#client/components/ui/textarea.tsx';
-import { UPLOAD_PATH_PATTERN } from '#shared/contracts/challenges.ts';
+import { UPLOAD_PATH_PATTERN } from '#shared/contracts/uploads.ts';
 import { useApproveVerification } from '../api/approve-verification.ts';
 import { useRejectVerification } from '../api/reject-verification.ts';
 import { ImageWithFallback } from './screenshot-view.tsx';

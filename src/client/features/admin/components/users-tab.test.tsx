@@ -185,7 +185,8 @@ describe('modify balance', () => {
     expect(await findToast('Error')).toHaveTextContent(`400: ${ADMIN_BALANCE_MESSAGES.belowZero}`);
 
     fail = () => Promise.reject(new TypeError('Failed to fetch'));
-    await user.click(within(form).getByRole('button', { name: 'UPDATE' }));
+    // The toast shows as the request fails; the button reads UPDATE again once it has settled.
+    await user.click(await within(form).findByRole('button', { name: 'UPDATE' }));
     await waitFor(async () =>
       expect(await findToast('Error')).toHaveTextContent(ADMIN_BALANCE_MESSAGES.failed),
     );

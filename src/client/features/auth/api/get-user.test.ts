@@ -1,11 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '#client/lib/query-client.ts';
 import { jsonResponse, makeUser, stubFetch } from '#client/test-utils/render-app.tsx';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
-import { getUser, userFromPage } from './get-user.ts';
+import { getUser, seedUserFromPage, userFromPage, userQueryKey } from './get-user.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.doUnmock('#shared/contracts/user.ts');
 });
+
+function page(block?: string): Document {
+  const document = new DOMParser().parseFromString('<!doctype html><body></body>', 'text/html');
+  if (block !== undefined) {
+    const script = document.createElement('script');
+    script.type = 'application/json';
+    script.id = SESSION_USER_ELEMENT_ID;
+    script.textContent = block;
+    document.body.append(script);
+  }
+  return document;
+}
 
 describe('getUser', () => {
   it('returns the signed-in user', async () => {
@@ -25,34 +39,53 @@ describe('getUser', () => {
 });
 
 describe('userFromPage', () => {
-  function page(block?: string): Document {
-    const document = new DOMParser().parseFromString('<!doctype html><body></body>', 'text/html');
-    if (block !== undefined) {
-      const script = document.createElement('script');
-      script.type = 'application/json';
-      script.id = SESSION_USER_ELEMENT_ID;
-      script.textContent = block;
-      document.body.append(script);
-    }
-    return document;
-  }
-
-  it('reads the user the server named, and null for nobody signed in', () => {
+  it('reads the user the server named, and null for nobody signed in', async () => {
     const user = makeUser({ username: 'ace_player' });
-    expect(userFromPage(page(JSON.stringify(user)))).toEqual(user);
-    expect(userFromPage(page('null'))).toBeNull();
+    await expect(userFromPage(page(JSON.stringify(user)))).resolves.toEqual(user);
+    await expect(userFromPage(page('null'))).resolves.toBeNull();
   });
 
-  it('reads a value whose < the server escaped', () => {
+  it('reads a value whose < the server escaped', async () => {
     const user = makeUser({ username: '</script><b>' });
     const escaped = JSON.stringify(user).replaceAll('<', '\\u003c');
-    expect(userFromPage(page(escaped))).toEqual(user);
+    await expect(userFromPage(page(escaped))).resolves.toEqual(user);
   });
 
-  it('says nothing when the page does not, or says something unreadable: the client asks', () => {
-    expect(userFromPage(page())).toBeUndefined();
-    expect(userFromPage(page(''))).toBeUndefined();
-    expect(userFromPage(page('{"id":'))).toBeUndefined();
-    expect(userFromPage(page('{"id":"one"}'))).toBeUndefined();
+  it('says nothing when the page does not, or says something unreadable: the client asks', async () => {
+    await expect(userFromPage(page())).resolves.toBeUndefined();
+    await expect(userFromPage(page(''))).resolves.toBeUndefined();
+    await expect(userFromPage(page('{"id":'))).resolves.toBeUndefined();
+    await expect(userFromPage(page('{"id":"one"}'))).resolves.toBeUndefined();
+  });
+
+  it('reads nobody without the user contract, and leaves a user to the API when it cannot load', async () => {
+    vi.doMock('#shared/contracts/user.ts', () => {
+      throw new Error('the contract could not be loaded');
+    });
+    await expect(userFromPage(page('null'))).resolves.toBeNull();
+    await expect(userFromPage(page(JSON.stringify(makeUser())))).resolves.toBeUndefined();
+  });
+});
+
+describe('seedUserFromPage', () => {
+  it('puts the user the page names in the cache and asks the API nothing', async () => {
+    const fetchMock = stubFetch(() => jsonResponse(500, {}));
+    const queryClient = createQueryClient();
+    const user = makeUser({ username: 'ace_player' });
+
+    await seedUserFromPage(queryClient, page(JSON.stringify(user)));
+
+    expect(queryClient.getQueryData(userQueryKey)).toEqual(user);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('asks the API at once when the page does not say', async () => {
+    const user = makeUser({ username: 'ace_player' });
+    stubFetch(() => jsonResponse(200, user));
+    const queryClient = createQueryClient();
+
+    await seedUserFromPage(queryClient, page());
+
+    await vi.waitFor(() => expect(queryClient.getQueryData(userQueryKey)).toEqual(user));
   });
 });

@@ -1,14 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { publicUserSchema, type loginBodySchema, type PublicUser } from '#shared/contracts/auth.ts';
+import type { loginBodySchema, PublicUser } from '#shared/contracts/auth.ts';
 import type { z } from '#shared/validation.ts';
 import { postJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
+import { loadPublicUserSchema } from './get-user.ts';
 import { setSessionUser } from './session-cache.ts';
 
 export type LoginInput = z.output<typeof loginBodySchema>;
 
 export function login(body: LoginInput): Promise<PublicUser> {
-  return postJson('/api/login', body, publicUserSchema);
+  return postJson('/api/login', body, loadPublicUserSchema);
 }
 
 export function useLogin() {

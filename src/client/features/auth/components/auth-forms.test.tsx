@@ -14,6 +14,7 @@ import { findToast } from '#client/test-utils/toasts.ts';
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  vi.doUnmock('#shared/contracts/auth.ts');
 });
 
 /** An anonymous visitor; `onPost` answers the form's POST. */
@@ -169,5 +170,24 @@ describe('login form', () => {
 
     expect(await screen.findByRole('heading', { name: 'SKILL CHALLENGES' })).toBeInTheDocument();
     expect(history.at(-1)).toBe('/');
+  });
+});
+
+describe('the forms’ contract', () => {
+  it('is loaded when a form is first focused, not to show the page', async () => {
+    const loaded = vi.fn();
+    vi.doMock('#shared/contracts/auth.ts', async (importOriginal) => {
+      loaded();
+      return importOriginal();
+    });
+    anonymousWith(() => jsonResponse(500, {}));
+    const user = userEvent.setup();
+    renderApp('/auth');
+
+    const username = await screen.findByLabelText('Username');
+    expect(loaded).not.toHaveBeenCalled();
+    await user.click(username);
+
+    await waitFor(() => expect(loaded).toHaveBeenCalled());
   });
 });

@@ -1,14 +1,19 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { LogIn } from 'lucide-react';
-import { loginBodySchema } from '#shared/contracts/auth.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
+import { lazyZodResolver } from '#client/lib/lazy-zod-resolver.ts';
 import { useLogin } from '../api/login.ts';
 
 const FIELD_NAMES = ['username', 'password'] as const;
+
+async function loadLoginSchema() {
+  return (await import('#shared/contracts/auth.ts')).loginBodySchema;
+}
+
+const resolver = lazyZodResolver(loadLoginSchema);
 
 export function LoginForm() {
   const login = useLogin();
@@ -18,7 +23,7 @@ export function LoginForm() {
     setError,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(loginBodySchema),
+    resolver,
     defaultValues: { username: '', password: '' },
   });
 
@@ -29,7 +34,13 @@ export function LoginForm() {
   });
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-5">
+    <form
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      // A failed download here is tried again by the first check.
+      onFocus={() => void loadLoginSchema().catch(() => undefined)}
+      className="space-y-5"
+    >
       <Field label="Username" error={errors.username?.message}>
         {(control) => <Input {...control} autoComplete="username" {...register('username')} />}
       </Field>

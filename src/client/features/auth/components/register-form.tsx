@@ -1,16 +1,21 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { UserPlus } from 'lucide-react';
-import { registerBodySchema } from '#shared/contracts/auth.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { Field, FieldError } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { Label } from '#client/components/ui/label.tsx';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
+import { lazyZodResolver } from '#client/lib/lazy-zod-resolver.ts';
 import { useRegister } from '../api/register.ts';
 
 const FIELD_NAMES = ['username', 'password', 'phoneNumber', 'email', 'isOver18'] as const;
+
+async function loadRegisterSchema() {
+  return (await import('#shared/contracts/auth.ts')).registerBodySchema;
+}
+
+const resolver = lazyZodResolver(loadRegisterSchema);
 
 export function RegisterForm() {
   const registration = useRegister();
@@ -22,7 +27,7 @@ export function RegisterForm() {
     setError,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(registerBodySchema),
+    resolver,
     defaultValues: { username: '', password: '', phoneNumber: '', email: '' },
   });
 
@@ -33,7 +38,13 @@ export function RegisterForm() {
   });
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-5">
+    <form
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      // A failed download here is tried again by the first check.
+      onFocus={() => void loadRegisterSchema().catch(() => undefined)}
+      className="space-y-5"
+    >
       <Field
         label="Username"
         error={errors.username?.message}

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { challengeSchema, type ChallengeView } from '#shared/contracts/challenges.ts';
+import type { ChallengeView } from '#shared/contracts/challenges.ts';
 import { postJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 import { refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
+import { loadChallengeSchema } from './get-challenge.ts';
 import { storeChallenge } from './invalidate-challenges.ts';
 
 export function acceptChallenge(id: number): Promise<ChallengeView> {
-  return postJson(`/api/challenges/${id}/accept`, undefined, challengeSchema);
+  return postJson(`/api/challenges/${id}/accept`, undefined, loadChallengeSchema);
 }
 
 export function useAcceptChallenge() {

@@ -1,12 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import {
-  challengeSchema,
-  type ChallengeStatusValue,
-  type ChallengeView,
-} from '#shared/contracts/challenges.ts';
-import { z } from '#shared/validation.ts';
+import type { ChallengeStatusValue, ChallengeView } from '#shared/contracts/challenges.ts';
 import { getJson } from '#client/lib/api-client.ts';
 import { useAfterFirstPaint } from '#client/lib/first-paint.ts';
+import { loadChallengeSchema } from './get-challenge.ts';
 
 /** One page of a challenge list; "Load more" appears when a page comes back full. */
 export const CHALLENGE_PAGE_SIZE = 24;
@@ -21,7 +17,9 @@ export interface ChallengeListFilter {
 /** The prefix of every challenge list's key: invalidating it refreshes all lists. */
 export const challengeListsQueryKey = ['challenges', 'list'] as const;
 
-const challengeListSchema = z.array(challengeSchema);
+async function loadChallengeListSchema() {
+  return (await loadChallengeSchema()).array();
+}
 
 /** One page of challenges, newest first; `before` is the last id of the previous page. */
 export function getChallenges(
@@ -34,7 +32,7 @@ export function getChallenges(
   if (filter.role) params.set('role', filter.role);
   params.set('limit', String(page.limit ?? CHALLENGE_PAGE_SIZE));
   if (page.before !== undefined) params.set('before', String(page.before));
-  return getJson(`/api/challenges?${params.toString()}`, challengeListSchema, signal);
+  return getJson(`/api/challenges?${params.toString()}`, loadChallengeListSchema, signal);
 }
 
 export function challengesQueryOptions(filter: ChallengeListFilter) {

@@ -1,8 +1,5 @@
-import {
-  isHttpsUrl,
-  UPLOAD_PATH_PATTERN,
-  type ChallengeView,
-} from '#shared/contracts/challenges.ts';
+import type { ChallengeView } from '#shared/contracts/challenges.ts';
+import { isHttpsUrl, UPLOAD_PATH_PATTERN } from '#shared/contracts/uploads.ts';
 
 /** SPEC §2: an open challenge reads AVAILABLE; every other status is shown upper-cased. */
 export function challengeStatusLabel(status: ChallengeView['status']): string {

@@ -3,6 +3,8 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { CryptoPaymentStatus } from '#shared/contracts/payments.ts';
 // Loaded up front: should the app load its toaster lazily, fake timers cannot wait for the file.
 import '#client/components/ui/toaster.tsx';
+// The same for the reader of error bodies, which the API client loads with the first error.
+import '#client/lib/error-body.ts';
 import { visibleToasts } from '#client/test-utils/toasts.ts';
 import { jsonResponse, renderInApp } from '#client/test-utils/render-app.tsx';
 import {

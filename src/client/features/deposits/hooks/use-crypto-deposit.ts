@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { DEPOSIT_MIN_CENTS, type CryptoPaymentResponse } from '#shared/contracts/payments.ts';
 import type { Cents } from '#shared/money.ts';
-import { isHttpsUrl } from '#shared/contracts/challenges.ts';
+import { isHttpsUrl } from '#shared/contracts/uploads.ts';
 import { toast } from '#client/lib/toast.ts';
 import { createCryptoPayment } from '../api/create-crypto-payment.ts';
 import { notifyCryptoDeposit } from '../api/notify-crypto-deposit.ts';

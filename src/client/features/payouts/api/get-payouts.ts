@@ -1,6 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { payoutSchema, type PayoutView } from '#shared/contracts/payouts.ts';
-import { z } from '#shared/validation.ts';
+import type { PayoutView } from '#shared/contracts/payouts.ts';
 import { getJson } from '#client/lib/api-client.ts';
 
 /** One page of the history; "Load more" appears while pages come back full. */
@@ -9,7 +8,13 @@ export const PAYOUT_PAGE_SIZE = 20;
 /** The signed-in player's own payouts. Realtime balance changes invalidate it too. */
 export const payoutsQueryKey = ['payouts'] as const;
 
-const payoutListSchema = z.array(payoutSchema);
+/**
+ * Loaded with the first request: the account socket, which every signed-in page opens just after
+ * its first paint, needs only this module's key, not the payouts' contracts.
+ */
+async function loadPayoutListSchema() {
+  return (await import('#shared/contracts/payouts.ts')).payoutSchema.array();
+}
 
 /** One page of the player's payouts, newest first; `before` is the last id of the previous page. */
 export function getPayouts(
@@ -18,7 +23,7 @@ export function getPayouts(
 ): Promise<PayoutView[]> {
   const params = new URLSearchParams({ limit: String(PAYOUT_PAGE_SIZE) });
   if (before !== undefined) params.set('before', String(before));
-  return getJson(`/api/payouts?${params.toString()}`, payoutListSchema, signal);
+  return getJson(`/api/payouts?${params.toString()}`, loadPayoutListSchema, signal);
 }
 
 export function payoutsQueryOptions() {

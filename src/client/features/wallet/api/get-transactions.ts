@@ -1,10 +1,18 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { transactionPageSchema, type TransactionPage } from '#shared/contracts/wallet.ts';
+import type { TransactionPage } from '#shared/contracts/wallet.ts';
 import { getJson } from '#client/lib/api-client.ts';
 
 export const TRANSACTION_PAGE_SIZE = 20;
 
 export const transactionsQueryKey = ['transactions'] as const;
+
+/**
+ * Loaded with the first request: the account socket, which every signed-in page opens just after
+ * its first paint, needs only this module's key, not the wallet's contracts.
+ */
+async function loadTransactionPageSchema() {
+  return (await import('#shared/contracts/wallet.ts')).transactionPageSchema;
+}
 
 /** One page of the signed-in player's wallet movements, newest first. */
 export function getTransactions(
@@ -13,7 +21,7 @@ export function getTransactions(
 ): Promise<TransactionPage> {
   const params = new URLSearchParams({ limit: String(TRANSACTION_PAGE_SIZE) });
   if (before !== undefined) params.set('before', String(before));
-  return getJson(`/api/transactions?${params.toString()}`, transactionPageSchema, signal);
+  return getJson(`/api/transactions?${params.toString()}`, loadTransactionPageSchema, signal);
 }
 
 export function transactionsQueryOptions() {

@@ -1,0 +1,75 @@
+import { z } from '../validation.ts';
+
+// A challenge and the counts as the API shows them, a module of their own: the lobby's lists
+// check their answers against these just after its first paint, and should not have to build
+// every request body's schema (and the registration rules those borrow) first.
+
+export const CHALLENGE_STATUS_VALUES = [
+  'open',
+  'accepted',
+  'completed',
+  'disputed',
+  'cancelled',
+] as const;
+export type ChallengeStatusValue = (typeof CHALLENGE_STATUS_VALUES)[number];
+
+const embeddedUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  /** Only for admins (SPEC §2 View Details). */
+  email: z.string().nullable().optional(),
+  balance: z.number().optional(),
+  /** Only for the two players and admins, so they can reach each other. */
+  phoneNumber: z.string().nullable().optional(),
+});
+
+export const challengeSchema = z.object({
+  id: z.number().int(),
+  creatorId: z.number().int(),
+  acceptorId: z.number().int().nullable(),
+  winnerId: z.number().int().nullable(),
+  amount: z.number(),
+  game: z.string(),
+  gamerTag: z.string(),
+  /** The creator's phone: shown to the two players and admins; null for everyone else. */
+  phoneNumber: z.string().nullable(),
+  console: z.string(),
+  mode: z.string().nullable(),
+  platform: z.string().nullable(),
+  /** Both stakes together: what the winner plays for before the fee. */
+  prize: z.number(),
+  deduction: z.number().nullable(),
+  status: z.enum(CHALLENGE_STATUS_VALUES),
+  creatorScore: z.number().int().nullable(),
+  acceptorScore: z.number().int().nullable(),
+  winnerScreenshot: z.string().nullable(),
+  scoreData: z
+    .object({
+      creatorScore: z.number().int(),
+      acceptorScore: z.number().int(),
+      screenshot: z.string(),
+    })
+    .nullable(),
+  notes: z.string().nullable(),
+  disputeReason: z.string().nullable(),
+  submittedBy: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  acceptedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  /** Until when the other player may dispute a completed result; null when not applicable. */
+  disputableUntil: z.string().nullable(),
+  creator: embeddedUserSchema,
+  acceptor: embeddedUserSchema.nullable(),
+});
+export type ChallengeView = z.infer<typeof challengeSchema>;
+
+export const challengeCountsSchema = z.object({
+  available: z.number().int(),
+  active: z.number().int(),
+  /** Finished matches, including those under dispute. */
+  completed: z.number().int(),
+  created: z.number().int(),
+  accepted: z.number().int(),
+});
+export type ChallengeCounts = z.infer<typeof challengeCountsSchema>;

@@ -1,0 +1,32 @@
+/**
+ * Stable error codes: clients and tests branch on these, never on message text. A module of its
+ * own, without zod, so that the browser's API client can tell codes apart without loading zod.
+ */
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'IDEMPOTENCY_CONFLICT',
+  'INSUFFICIENT_BALANCE',
+  'CHALLENGE_NOT_OPEN',
+  'CHALLENGE_NOT_ACCEPTED',
+  'OWN_CHALLENGE',
+  'NOT_PARTICIPANT',
+  'USERNAME_TAKEN',
+  'INVALID_CREDENTIALS',
+  'RATE_LIMITED',
+  'CROSS_ORIGIN_REFUSED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+  'PAYMENT_DECLINED',
+  'PAYMENT_NOT_COMPLETED',
+  'INVALID_SIGNATURE',
+  'PAYOUT_NOT_PENDING',
+  'CHALLENGE_NOT_DISPUTED',
+  'VERIFICATION_NOT_PENDING',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

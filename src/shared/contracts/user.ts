@@ -1,0 +1,19 @@
+import { z } from '../validation.ts';
+
+// A module of its own, away from the registration and login rules: a page that names its
+// signed-in user is checked against this contract before the browser first draws it, and that
+// check should not have to build every other schema first.
+
+/** The user object of SPEC §3 as the API shows it: never the password hash. */
+export const publicUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  balance: z.number(),
+  avatarUrl: z.string().nullable(),
+  isOver18: z.boolean(),
+  isAdmin: z.boolean(),
+  phoneNumber: z.string().nullable(),
+  email: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;
