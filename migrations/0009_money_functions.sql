@@ -120,6 +120,17 @@ $$;
 -- refuses, the row says what the challenge is now, and the application says why it refused. The
 -- account keys are the application's (features/ledger/accounts.ts): `user:{id}` for a wallet,
 -- `escrow:challenge:{id}` for a challenge's stakes, `house:fees` for the fee.
+CREATE TYPE challenge_call_result AS (
+  changed boolean,
+  challenge_id integer,
+  challenge_status text,
+  creator_id integer,
+  transfer_id bigint,
+  account_key text,
+  account_user_id integer,
+  balance_cents bigint
+);
+--> statement-breakpoint
 CREATE FUNCTION challenge_create(
   p_creator_id integer,
   p_amount_cents bigint,
@@ -130,10 +141,8 @@ CREATE FUNCTION challenge_create(
   p_mode text,
   p_platform text,
   p_now timestamptz
-) RETURNS TABLE (changed boolean, challenge_id integer, challenge_status text, creator_id integer,
-  transfer_id bigint, account_key text, account_user_id integer, balance_cents bigint)
+) RETURNS SETOF challenge_call_result
 LANGUAGE plpgsql AS $$
-#variable_conflict use_column
 DECLARE
   v_id integer;
 BEGIN
@@ -155,10 +164,8 @@ CREATE FUNCTION challenge_accept(
   p_challenge_id integer,
   p_acceptor_id integer,
   p_now timestamptz
-) RETURNS TABLE (changed boolean, challenge_id integer, challenge_status text, creator_id integer,
-  transfer_id bigint, account_key text, account_user_id integer, balance_cents bigint)
+) RETURNS SETOF challenge_call_result
 LANGUAGE plpgsql AS $$
-#variable_conflict use_column
 DECLARE
   v_amount bigint;
   v_creator integer;
@@ -185,7 +192,8 @@ $$;
 --> statement-breakpoint
 -- Records a result on an accepted challenge with its mail. A completed result pays out: the prize
 -- leaves the escrow, the winner receives it less the fee, the house the fee. A disputed one moves
--- no money. The application computes the winner, the prize and the fee, and writes the mail.
+-- no money. The application computes the winner, the prize and the fee, and writes the mail:
+-- `p_mails` is a JSON array of outbox rows (dedupe_key, recipient, subject, body, metadata).
 CREATE FUNCTION challenge_record_result(
   p_challenge_id integer,
   p_status text,
@@ -199,15 +207,9 @@ CREATE FUNCTION challenge_record_result(
   p_prize_cents bigint,
   p_fee_cents bigint,
   p_now timestamptz,
-  p_mail_dedupe_keys text[],
-  p_mail_recipients text[],
-  p_mail_subjects text[],
-  p_mail_bodies text[],
-  p_mail_metadata jsonb[]
-) RETURNS TABLE (changed boolean, challenge_id integer, challenge_status text, creator_id integer,
-  transfer_id bigint, account_key text, account_user_id integer, balance_cents bigint)
+  p_mails jsonb
+) RETURNS SETOF challenge_call_result
 LANGUAGE plpgsql AS $$
-#variable_conflict use_column
 DECLARE
   v_creator integer;
 BEGIN
@@ -231,8 +233,9 @@ BEGIN
   END IF;
 
   INSERT INTO outbox (dedupe_key, recipient, subject, body, metadata)
-    SELECT * FROM unnest(p_mail_dedupe_keys, p_mail_recipients, p_mail_subjects, p_mail_bodies,
-      p_mail_metadata)
+    SELECT m.dedupe_key, m.recipient, m.subject, m.body, m.metadata
+      FROM jsonb_to_recordset(p_mails)
+        AS m(dedupe_key text, recipient text, subject text, body text, metadata jsonb)
     ON CONFLICT (dedupe_key) DO NOTHING;
 
   IF p_status = 'disputed' THEN

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from '#shared/validation.ts';
-import { ApiError, getJson, postJson, sendRequest } from './api-client.ts';
+import { ApiError, getJson, loadedOnce, postJson, sendRequest } from './api-client.ts';
 
 function stubResponse(response: Response) {
   const fetchMock = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) =>
@@ -86,6 +86,21 @@ describe('api client requests', () => {
     await expect(getJson('/api/user', () => Promise.resolve(okSchema))).rejects.toThrow(
       'Unexpected response from GET /api/user',
     );
+  });
+});
+
+describe('loadedOnce', () => {
+  it('builds a contract once for every request, and tries again after a failed load', async () => {
+    const load = vi
+      .fn<() => Promise<typeof okSchema>>()
+      .mockRejectedValueOnce(new Error('chunk failed'))
+      .mockResolvedValue(okSchema);
+    const contract = loadedOnce(load);
+
+    await expect(contract()).rejects.toThrow('chunk failed');
+    expect(await contract()).toBe(okSchema);
+    expect(await contract()).toBe(okSchema);
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });
 

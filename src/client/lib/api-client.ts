@@ -47,6 +47,21 @@ export class ApiError extends Error {
  */
 export type ResponseSchema<T> = z.ZodType<T> | (() => Promise<z.ZodType<T>>);
 
+/**
+ * A contract loader that builds its contract once (a list's `.array()`, say) rather than on every
+ * request; a load that failed is tried again by the next request.
+ */
+export function loadedOnce<T>(load: () => Promise<z.ZodType<T>>): () => Promise<z.ZodType<T>> {
+  let contract: Promise<z.ZodType<T>> | undefined;
+  return () => {
+    contract ??= load().catch((error: unknown) => {
+      contract = undefined;
+      throw error;
+    });
+    return contract;
+  };
+}
+
 function isErrorCode(value: string | undefined): value is ErrorCode {
   return (ERROR_CODES as readonly (string | undefined)[]).includes(value);
 }

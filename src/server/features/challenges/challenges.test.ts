@@ -145,7 +145,12 @@ describe('the challenge lifecycle', () => {
       .from(outbox)
       .where(sql`${outbox.dedupeKey} like ${`challenge-result:${id}:%`}`);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ recipient: 'player@example.com' });
+    expect(mails[0]).toMatchObject({
+      dedupeKey: `challenge-result:${id}:${creator.user.id}`,
+      recipient: 'player@example.com',
+      subject: `Challenge #${id} (FIFA 25): results are in`,
+      metadata: { challengeId: id, userId: creator.user.id },
+    });
     expect(mails[0]!.body).toContain('you won');
   });
 

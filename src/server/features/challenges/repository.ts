@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { sqlArray, type Executor } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
 import { ledgerAccounts } from '../../db/schema/ledger.ts';
 import { users } from '../../db/schema/users.ts';
@@ -201,27 +201,15 @@ export function recordResultCall(result: ResultRecord, mails: Mail[]): SQL {
     ${result.acceptorScore}::integer, ${result.screenshotUrl}::text, ${result.notes}::text,
     ${result.disputeReason}::text, ${result.submittedBy}::integer,
     ${result.prizeCents.toString()}::bigint, ${result.feeCents.toString()}::bigint,
-    ${result.now.toISOString()}::timestamptz,
-    ${sqlArray(
-      mails.map((mail) => mail.dedupeKey),
-      'text',
-    )},
-    ${sqlArray(
-      mails.map((mail) => mail.recipient),
-      'text',
-    )},
-    ${sqlArray(
-      mails.map((mail) => mail.subject),
-      'text',
-    )},
-    ${sqlArray(
-      mails.map((mail) => mail.body),
-      'text',
-    )},
-    ${sqlArray(
-      mails.map((mail) => (mail.metadata ? JSON.stringify(mail.metadata) : null)),
-      'jsonb',
-    )})`;
+    ${result.now.toISOString()}::timestamptz, ${JSON.stringify(
+      mails.map((mail) => ({
+        dedupe_key: mail.dedupeKey,
+        recipient: mail.recipient,
+        subject: mail.subject,
+        body: mail.body,
+        metadata: mail.metadata ?? null,
+      })),
+    )}::jsonb)`;
 }
 
 export interface ListFilter {

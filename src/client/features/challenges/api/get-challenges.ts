@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { ChallengeStatusValue, ChallengeView } from '#shared/contracts/challenges.ts';
-import { getJson } from '#client/lib/api-client.ts';
+import { getJson, loadedOnce } from '#client/lib/api-client.ts';
 import { useAfterFirstPaint } from '#client/lib/first-paint.ts';
 import { loadChallengeSchema } from './get-challenge.ts';
 
@@ -17,9 +17,7 @@ export interface ChallengeListFilter {
 /** The prefix of every challenge list's key: invalidating it refreshes all lists. */
 export const challengeListsQueryKey = ['challenges', 'list'] as const;
 
-async function loadChallengeListSchema() {
-  return (await loadChallengeSchema()).array();
-}
+const loadChallengeListSchema = loadedOnce(async () => (await loadChallengeSchema()).array());
 
 /** One page of challenges, newest first; `before` is the last id of the previous page. */
 export function getChallenges(

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { PayoutView } from '#shared/contracts/payouts.ts';
-import { getJson } from '#client/lib/api-client.ts';
+import { getJson, loadedOnce } from '#client/lib/api-client.ts';
 
 /** One page of the history; "Load more" appears while pages come back full. */
 export const PAYOUT_PAGE_SIZE = 20;
@@ -12,9 +12,9 @@ export const payoutsQueryKey = ['payouts'] as const;
  * Loaded with the first request: the account socket, which every signed-in page opens just after
  * its first paint, needs only this module's key, not the payouts' contracts.
  */
-async function loadPayoutListSchema() {
-  return (await import('#shared/contracts/payouts.ts')).payoutSchema.array();
-}
+const loadPayoutListSchema = loadedOnce(async () =>
+  (await import('#shared/contracts/payouts.ts')).payoutSchema.array(),
+);
 
 /** One page of the player's payouts, newest first; `before` is the last id of the previous page. */
 export function getPayouts(
