@@ -241,8 +241,9 @@ export const metricsPlugin = fp(
     const { metrics, token } = options;
     const expected = token ? digest(token) : undefined;
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       metrics.observeRequest(request, reply.statusCode, reply.elapsedTime / 1000);
+      done();
     });
 
     app.get(

@@ -24,11 +24,13 @@ export function isAllowedOrigin(
 /** Refuses unsafe requests that another site's page made a browser send (DESIGN §4). */
 export const originGuard = fp(
   async (app: FastifyInstance, options: { publicOrigin: string | undefined }) => {
-    app.addHook('onRequest', async (request) => {
-      if (!UNSAFE_METHODS.has(request.method)) return;
-      if (!isAllowedOrigin(request, options.publicOrigin)) {
-        throw new AppError('CROSS_ORIGIN_REFUSED', 'Cross-origin request refused');
+    // A callback hook: it runs on every request and has nothing to wait for.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (UNSAFE_METHODS.has(request.method) && !isAllowedOrigin(request, options.publicOrigin)) {
+        done(new AppError('CROSS_ORIGIN_REFUSED', 'Cross-origin request refused'));
+        return;
       }
+      done();
     });
   },
   { name: 'origin-guard' },

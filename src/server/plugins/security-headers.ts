@@ -59,32 +59,53 @@ export function contentSecurityPolicy(options: SecurityHeadersOptions): string {
 }
 
 /**
- * Browser-facing hardening on every response (DESIGN §4, issue 9): the CSP above, no MIME
- * sniffing, no framing by other sites, a referrer that never carries our paths elsewhere, and
- * HSTS once the site is served over https. A route that set its own policy (an uploaded file is
- * served with `default-src 'none'; sandbox`) keeps it.
+ * What an API answer needs, and no more: it is data, never a page, so its policy lets nothing run
+ * or frame it (OWASP's REST guidance). The page-only headers (the app's CSP, COOP, the referrer
+ * and permissions policies) would be bytes on every request that no browser reads on JSON.
+ */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * Browser-facing hardening on every response (DESIGN §4, issue 9): no MIME sniffing, no framing
+ * by other sites, no reading by other origins' pages, and HSTS once the site is served over
+ * https. Pages and their assets also carry the CSP above, a referrer that never carries our paths
+ * elsewhere, their own browsing context group and the permissions they may ask for. API answers
+ * are kept by no cache and carry the policy that allows nothing. A route that set its own policy
+ * (an uploaded file is served with `default-src 'none'; sandbox`) keeps it.
  */
 export const securityHeaders = fp(
   async (app: FastifyInstance, options: SecurityHeadersOptions) => {
-    const policy = contentSecurityPolicy(options);
-    const https = options.publicUrl?.startsWith('https:') === true;
-    app.addHook('onSend', async (request, reply, payload) => {
+    const hsts: Record<string, string> = options.publicUrl?.startsWith('https:')
+      ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+      : {};
+    const common = {
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'cross-origin-resource-policy': 'same-origin',
+      ...hsts,
+    };
+    const page = {
+      ...common,
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'cross-origin-opener-policy': 'same-origin',
+      // The microphone is for voice chat on our own pages; nothing else is ever asked for.
+      'permissions-policy': 'camera=(), geolocation=(), microphone=(self)',
+    };
+    const pagePolicy = contentSecurityPolicy(options);
+    // A callback hook, not an async one: it runs on every response and has nothing to wait for.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const isApi = request.url.startsWith('/api/');
+      if (!reply.hasHeader('content-security-policy'))
+        void reply.header(
+          'content-security-policy',
+          isApi ? API_CONTENT_SECURITY_POLICY : pagePolicy,
+        );
       // API answers are one person's data: no shared cache may keep them, and the browser asks
       // again rather than reuse one (a route that means otherwise says so itself).
-      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      if (isApi && !reply.hasHeader('cache-control'))
         void reply.header('cache-control', 'no-store');
-      if (!reply.hasHeader('content-security-policy'))
-        void reply.header('content-security-policy', policy);
-      void reply.header('x-content-type-options', 'nosniff');
-      void reply.header('x-frame-options', 'DENY');
-      void reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-      void reply.header('cross-origin-opener-policy', 'same-origin');
-      void reply.header('cross-origin-resource-policy', 'same-origin');
-      // The microphone is for voice chat on our own pages; nothing else is ever asked for.
-      void reply.header('permissions-policy', 'camera=(), geolocation=(), microphone=(self)');
-      if (https)
-        void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-      return payload;
+      void reply.headers(isApi ? common : page);
+      done(null, payload);
     });
   },
   { name: 'security-headers' },

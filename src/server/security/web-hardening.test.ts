@@ -6,7 +6,10 @@ import { CHALLENGE_MESSAGES } from '#shared/contracts/challenges.ts';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { UPLOAD_MESSAGES } from '#shared/contracts/uploads.ts';
 import { projectRoot } from '#server/lib/project-root.ts';
-import { contentSecurityPolicy } from '#server/plugins/security-headers.ts';
+import {
+  API_CONTENT_SECURITY_POLICY,
+  contentSecurityPolicy,
+} from '#server/plugins/security-headers.ts';
 import { openTestDatabase } from '#tests/helpers/database.ts';
 import { multipart, sampleFile } from '#tests/helpers/multipart.ts';
 import {
@@ -60,17 +63,40 @@ function directives(policy: string): Map<string, string[]> {
 }
 
 describe('security headers', () => {
-  it('every response carries the CSP, nosniff, frame denial and a referrer policy', async () => {
-    for (const url of ['/api/health', '/api/user', '/api/nope', '/metrics']) {
+  it('every response refuses sniffing, framing and reading by other origins', async () => {
+    for (const url of ['/api/health', '/api/user', '/api/nope', '/metrics', '/nope']) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.headers['x-content-type-options'], url).toBe('nosniff');
       expect(response.headers['x-frame-options'], url).toBe('DENY');
-      expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      // Plain http: no HSTS, which would lock a local install out of itself.
+      expect(response.headers['strict-transport-security'], url).toBeUndefined();
+    }
+  });
+
+  it('pages carry the app CSP and the page-only policies', async () => {
+    for (const url of ['/metrics', '/nope']) {
+      const response = await t.app.inject({ method: 'GET', url });
       expect(response.headers['content-security-policy'], url).toBe(
         contentSecurityPolicy({ publicUrl: undefined, stripeEnabled: false }),
       );
-      // Plain http: no HSTS, which would lock a local install out of itself.
-      expect(response.headers['strict-transport-security'], url).toBeUndefined();
+      expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['cross-origin-opener-policy'], url).toBe('same-origin');
+      expect(response.headers['permissions-policy'], url).toBe(
+        'camera=(), geolocation=(), microphone=(self)',
+      );
+    }
+  });
+
+  it('API answers carry a policy that lets nothing run or frame them, and nothing page-only', async () => {
+    for (const url of ['/api/health', '/api/user', '/api/nope']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.headers['content-security-policy'], url).toBe(API_CONTENT_SECURITY_POLICY);
+      expect(directives(API_CONTENT_SECURITY_POLICY).get('default-src')).toEqual(["'none'"]);
+      expect(directives(API_CONTENT_SECURITY_POLICY).get('frame-ancestors')).toEqual(["'none'"]);
+      expect(response.headers['referrer-policy'], url).toBeUndefined();
+      expect(response.headers['cross-origin-opener-policy'], url).toBeUndefined();
+      expect(response.headers['permissions-policy'], url).toBeUndefined();
     }
   });
 
@@ -135,7 +161,10 @@ describe('security headers', () => {
       expect(response.headers['strict-transport-security']).toBe(
         'max-age=31536000; includeSubDomains',
       );
-      expect(response.headers['content-security-policy']).toContain('https://js.stripe.com');
+      expect(response.headers['content-security-policy']).toBe(API_CONTENT_SECURITY_POLICY);
+      const page = await https.app.inject({ method: 'GET', url: '/metrics' });
+      expect(page.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(page.headers['content-security-policy']).toContain('https://js.stripe.com');
       const cookie = response.cookies.find((c) => c.name === 'sid');
       expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
     } finally {

@@ -1,5 +1,10 @@
 import { createAdapter } from '@socket.io/postgres-adapter';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 import pg from 'pg';
 import { Server } from 'socket.io';
 import {
@@ -50,11 +55,13 @@ const roomOf = (challengeId: number) => `challenge:${challengeId}`;
  * would answer 404 and socket.io would silently fall back to long-polling. This root `onRequest`
  * hook leaves those upgrades to socket.io's own listener.
  */
-export async function leaveSocketIoUpgrades(
+export function leaveSocketIoUpgrades(
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<void> {
+  done: HookHandlerDoneFunction,
+): void {
   if (request.ws && request.url.startsWith(`${VOICE_SOCKET_PATH}/`)) reply.hijack();
+  done();
 }
 
 /**
