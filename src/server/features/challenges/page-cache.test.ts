@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { challenges } from '#server/db/schema/challenges.ts';
@@ -14,9 +14,9 @@ import {
   type TestApp,
 } from '#tests/helpers/test-app.ts';
 import {
-  acceptsGzip,
   CHALLENGE_PAGE_TTL_MS,
   ChallengePageCache,
+  preferredEncoding,
   type PageQuery,
 } from './page-cache.ts';
 import type { ChallengeRow } from './repository.ts';
@@ -37,20 +37,25 @@ async function createChallenge(agent: Agent, overrides?: Partial<CreateChallenge
   return (await agent.post('/api/challenges', challengeBody(overrides))).json<ChallengeView>();
 }
 
-describe('acceptsGzip', () => {
+describe('preferredEncoding', () => {
   it.each([
-    [undefined, false],
-    ['', false],
-    ['gzip', true],
-    ['gzip, deflate, br, zstd', true],
-    ['br;q=1.0, GZIP;q=0.5', true],
-    ['gzip;q=0', false],
-    ['identity', false],
-    ['*', true],
-    ['gzip;q=0, *', false],
-    ['br, *;q=0', false],
+    [undefined, undefined],
+    ['', undefined],
+    ['gzip', 'gzip'],
+    ['br', 'br'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['br;q=1.0, GZIP;q=0.5', 'br'],
+    ['br;q=0.4, gzip;q=0.5', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=0', undefined],
+    ['identity', undefined],
+    ['*', 'br'],
+    ['gzip, *;q=0', 'gzip'],
+    ['gzip;q=0, br;q=0, *', undefined],
+    ['br, *;q=0', 'br'],
+    ['deflate, *;q=0', undefined],
   ])('%j → %s', (header, expected) => {
-    expect(acceptsGzip(header)).toBe(expected);
+    expect(preferredEncoding(header)).toBe(expected);
   });
 });
 
@@ -156,21 +161,29 @@ describe('GET /api/challenges for players', () => {
     expect(seenByCreator.find((c) => c.id === theirs.id)?.phoneNumber).toBeNull();
   });
 
-  it('sends the page gzipped to a browser that asks, the same JSON as without', async () => {
+  it('sends the page compressed as the browser asks, brotli first, the same JSON as without', async () => {
     const viewer = await signUp(t.app);
     const plain = await viewer.agent.get(OPEN_PAGE);
-    const zipped = await viewer.agent.request({
-      method: 'GET',
-      url: OPEN_PAGE,
-      headers: { 'accept-encoding': 'gzip, deflate, br' },
-    });
-    expect(zipped.statusCode).toBe(200);
-    expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers['vary']).toBe('accept-encoding');
-    expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.json());
     expect(plain.json<ChallengeView[]>().length).toBeGreaterThan(0);
+    const decoders = { br: brotliDecompressSync, gzip: gunzipSync };
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip, deflate', 'gzip'],
+    ] as const) {
+      const compressed = await viewer.agent.request({
+        method: 'GET',
+        url: OPEN_PAGE,
+        headers: { 'accept-encoding': accept },
+      });
+      expect(compressed.statusCode, accept).toBe(200);
+      expect(compressed.headers['content-encoding'], accept).toBe(encoding);
+      expect(compressed.headers['vary'], accept).toBe('accept-encoding');
+      expect(compressed.headers['content-type'], accept).toBe('application/json; charset=utf-8');
+      const body = decoders[encoding](compressed.rawPayload).toString('utf8');
+      expect(JSON.parse(body), accept).toEqual(plain.json());
+      expect(compressed.rawPayload.length, accept).toBeLessThan(Buffer.byteLength(body));
+    }
   });
 
   it('shows a change at once: a new challenge, then its acceptance and a cancellation', async () => {

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { ChallengeStatus } from '../../db/schema/challenges.ts';
 import type { AppEvent } from '../../lib/event-bus.ts';
 import type { ChallengeRow } from './repository.ts';
@@ -22,16 +22,28 @@ export interface PageQuery {
   before?: number | undefined;
 }
 
+/** The encodings a cached page is sent in, besides none: every current browser takes both. */
+export type PageEncoding = 'br' | 'gzip';
+
+/**
+ * Brotli at quality 5: on a page of 50 challenges, about a third smaller than gzip and no slower
+ * to write (higher qualities take ten times as long for a few bytes, and a page is written again
+ * after every change to a challenge).
+ */
+const BROTLI_OPTIONS = {
+  params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+};
+
 /**
  * One page of a players' challenge list, ready to send: each challenge as a player who is not
- * one of its players sees it, already in JSON, and the whole page in JSON and gzip. Only the
+ * one of its players sees it, already in JSON, and the whole page in JSON, compressed. Only the
  * challenges of the viewer are written again, per request, with their contact details.
  */
 export class ChallengePage {
   readonly body: string;
   private readonly json: string[];
   private readonly players: Set<number>;
-  private gzipped: Buffer | undefined;
+  private readonly compressed: Partial<Record<PageEncoding, Buffer>> = {};
 
   constructor(readonly rows: ChallengeRow[]) {
     this.json = rows.map((row) => JSON.stringify(toOutsiderView(row)));
@@ -62,10 +74,11 @@ export class ChallengePage {
     return `[${parts.join(',')}]`;
   }
 
-  /** The page for outsiders, compressed once and then sent as is. */
-  gzip(): Buffer {
-    this.gzipped ??= gzipSync(this.body);
-    return this.gzipped;
+  /** The page for outsiders, compressed once in each encoding asked for, then sent as is. */
+  encoded(encoding: PageEncoding): Buffer {
+    this.compressed[encoding] ??=
+      encoding === 'br' ? brotliCompressSync(this.body, BROTLI_OPTIONS) : gzipSync(this.body);
+    return this.compressed[encoding];
   }
 }
 
@@ -135,30 +148,35 @@ export class ChallengePageCache {
 }
 
 /**
- * Whether an Accept-Encoding header takes gzip (RFC 9110 §12.5.3): named with a quality above
- * zero, or not named and `*` is. A browser sends the same header on every request, so answers
- * are remembered (a few dozen distinct headers at most in practice; bounded all the same).
+ * The encoding to answer in for an Accept-Encoding header (RFC 9110 §12.5.3): brotli or gzip,
+ * whichever has the higher quality above zero, brotli on a tie; a coding not named takes the
+ * quality of `*`. None when the header takes neither. A browser sends the same header on every
+ * request, so answers are remembered (a few dozen distinct headers at most in practice; bounded
+ * all the same).
  */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  let answer = gzipAnswers.get(header);
+export function preferredEncoding(header: string | undefined): PageEncoding | undefined {
+  if (!header) return undefined;
+  let answer = encodingAnswers.get(header);
   if (answer === undefined) {
-    answer = parseAcceptsGzip(header);
-    if (gzipAnswers.size >= 256) gzipAnswers.clear();
-    gzipAnswers.set(header, answer);
+    answer = parsePreferredEncoding(header);
+    if (encodingAnswers.size >= 256) encodingAnswers.clear();
+    encodingAnswers.set(header, answer);
   }
-  return answer;
+  return answer === 'none' ? undefined : answer;
 }
 
-const gzipAnswers = new Map<string, boolean>();
+const encodingAnswers = new Map<string, PageEncoding | 'none'>();
 
-function parseAcceptsGzip(header: string): boolean {
+function parsePreferredEncoding(header: string): PageEncoding | 'none' {
   const qualities = new Map<string, number>();
   for (const item of header.split(',')) {
     const [coding = '', ...params] = item.trim().toLowerCase().split(';');
     const quality = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
     qualities.set(coding.trim(), quality === undefined ? 1 : Number(quality.slice(2)));
   }
-  const quality = qualities.get('gzip') ?? qualities.get('*') ?? 0;
-  return quality > 0;
+  const anyOther = qualities.get('*') ?? 0;
+  const br = qualities.get('br') ?? anyOther;
+  const gzip = qualities.get('gzip') ?? anyOther;
+  if (br > 0 && br >= gzip) return 'br';
+  return gzip > 0 ? 'gzip' : 'none';
 }

@@ -22,7 +22,7 @@ import { IMAGE_TYPES } from '../../lib/file-type.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
-import { acceptsGzip, ChallengePageCache } from './page-cache.ts';
+import { ChallengePageCache, preferredEncoding, type PageEncoding } from './page-cache.ts';
 import { countChallenges, findChallengeRow, listChallengeRows } from './repository.ts';
 import {
   acceptChallenge,
@@ -45,7 +45,7 @@ const errors = {
  * Sends JSON that is already written (and perhaps compressed): the route's response schema
  * describes it, but Fastify's serializer is not run again over a cached page.
  */
-function sendJson(reply: FastifyReply, body: string | Buffer, encoding?: 'gzip') {
+function sendJson(reply: FastifyReply, body: string | Buffer, encoding?: PageEncoding) {
   void reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (encoding) void reply.header('content-encoding', encoding);
   return reply.send(body);
@@ -91,8 +91,9 @@ export const challengeRoutes =
           return rows.map((row) => toChallengeView(row, viewer));
         }
         const page = await pages.page(query, ctx.clock().getTime());
-        if (!page.involves(viewer.id) && acceptsGzip(request.headers['accept-encoding'])) {
-          return sendJson(reply, page.gzip(), 'gzip');
+        const encoding = preferredEncoding(request.headers['accept-encoding']);
+        if (encoding && !page.involves(viewer.id)) {
+          return sendJson(reply, page.encoded(encoding), encoding);
         }
         return sendJson(
           reply,
