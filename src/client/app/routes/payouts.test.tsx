@@ -273,8 +273,11 @@ describe('request payout dialog', () => {
     expect(await findToast('PAYOUT FAILED')).toHaveTextContent(
       `400: ${PAYOUT_MESSAGES.insufficientBalance}`,
     );
-    expect(within(dialog).getByLabelText('Amount ($)')).toHaveAccessibleDescription(
-      expect.stringContaining(PAYOUT_MESSAGES.insufficientBalance),
+    // The toast shows as the request fails; the field errors follow once the request has settled.
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Amount ($)')).toHaveAccessibleDescription(
+        expect.stringContaining(PAYOUT_MESSAGES.insufficientBalance),
+      ),
     );
     expect(screen.getByRole('dialog', { name: 'Request Payout' })).toBeInTheDocument();
   });
