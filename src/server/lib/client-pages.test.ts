@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES, pageAt } from '#shared/pages.ts';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 import { Agent, createTestApp, registration, type TestApp } from '#tests/helpers/test-app.ts';
+import { API_CONTENT_SECURITY_POLICY, contentSecurityPolicy } from '../plugins/security-headers.ts';
 import { buildClientPages } from './client-pages.ts';
 
 const INDEX_HTML =
@@ -153,6 +154,23 @@ describe('pages served by the app', () => {
     expect(sessionUserIn((await visitor.get('/auth')).body)).toBeNull();
     visitor.useCookie('not-a-session');
     expect(sessionUserIn((await visitor.get('/')).body)).toBeNull();
+  });
+
+  it('carry the app CSP and the page-only policies, which API answers beside them do not', async () => {
+    const visitor = new Agent(t.app);
+    const page = await visitor.get('/auth');
+    expect(page.headers['content-security-policy']).toBe(
+      contentSecurityPolicy({
+        publicUrl: t.env.PUBLIC_URL,
+        stripeEnabled: Boolean(t.env.STRIPE_PUBLISHABLE_KEY),
+      }),
+    );
+    expect(page.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(page.headers['permissions-policy']).toBe('camera=(), geolocation=(), microphone=(self)');
+    const api = await visitor.get('/api/health');
+    expect(api.headers['content-security-policy']).toBe(API_CONTENT_SECURITY_POLICY);
+    expect(api.headers['permissions-policy']).toBeUndefined();
   });
 
   it('are kept by no cache, and API misses are still JSON', async () => {
