@@ -156,7 +156,9 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist/client', import.meta.url)),
     emptyOutDir: true,
-    sourcemap: true,
+    // Hidden: no sourceMappingURL comment; scripts/keep-source-maps-private.mjs moves the maps
+    // out of what the server sends.
+    sourcemap: 'hidden',
     target: 'es2022',
     // dist/client/.vite/manifest.json maps each source module to its chunk and that chunk's
     // imports: `npm run check:bundle` reads it to add up what a first visit downloads.

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const CLIENT_DIR = 'dist/client';
+// The build moves source maps out of what is served (scripts/keep-source-maps-private.mjs).
+const SOURCE_MAP_DIR = 'dist/sourcemaps';
 const MANIFEST = join(CLIENT_DIR, '.vite', 'manifest.json');
 const BUDGET_BYTES = 170_000;
 // The pages of the budget and the modules React.lazy loads to render each: its route
@@ -54,7 +56,7 @@ function gzipBytes(file) {
 /** The chunks among `files` built from zod's sources, read from their source maps. */
 function chunksWithZod(files) {
   return [...files].filter((file) => {
-    const map = JSON.parse(readFileSync(join(CLIENT_DIR, `${file}.map`), 'utf8'));
+    const map = JSON.parse(readFileSync(join(SOURCE_MAP_DIR, `${file}.map`), 'utf8'));
     return map.sources.some((source) => source.includes(ZOD_SOURCE));
   });
 }

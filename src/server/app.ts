@@ -34,11 +34,13 @@ import { attachVoiceSignalling, leaveSocketIoUpgrades } from './features/voice/s
 import { walletRoutes } from './features/wallet/routes.ts';
 import { buildClientPages } from './lib/client-pages.ts';
 import { projectRoot } from './lib/project-root.ts';
+import { compileProxyTrust } from './lib/trusted-proxy.ts';
 import { createLocalBus, type EventBus } from './lib/event-bus.ts';
 import { accessControl, type Access } from './plugins/access.ts';
 import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { originGuard } from './plugins/origin-guard.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { textGuard } from './plugins/text-guard.ts';
 
 /** One registered route: the permission-matrix test walks the whole table. */
 export interface RouteEntry {
@@ -121,7 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const app = Fastify({
     logger: options.logger ?? loggerOptions(env),
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: compileProxyTrust(env.TRUST_PROXY),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
   });
@@ -169,6 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     limits: { fileSize: UPLOAD_BYTES_MAX, files: 1, fields: 5, parts: 6 },
   });
   await app.register(originGuard, { publicOrigin: ctx.publicOrigin });
+  await app.register(textGuard);
   const forgetStaleSessions = bus.subscribe((event) => ctx.sessionCache.handle(event));
   await app.register(accessControl, {
     db: ctx.db,
@@ -209,6 +212,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       index: false,
       // The build writes .br and .gz beside each text file (scripts/compress-client.mjs).
       preCompressed: true,
+      // The build keeps source maps out of dist/client (scripts/keep-source-maps-private.mjs);
+      // this refuses one that an operator copied back by hand all the same.
+      allowedPath: (path) => !path.toLowerCase().endsWith('.map'),
       setHeaders: (res, path) => {
         // Hashed asset names change with their content, so they can be cached for good;
         // index.html must always be fetched again to pick up a new release.
@@ -224,8 +230,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const clientPages = serveClient ? buildClientPages(clientDir) : undefined;
   app.setNotFoundHandler(async (request, reply) => {
+    // A missing script or style sheet is a 404, not a page the browser would refuse to run.
     const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      !request.url.startsWith('/assets/');
     if (clientPages && isPage) {
       const path = request.url.split('?', 1)[0] ?? request.url;
       // A page that cannot say who is signed in still loads: its client asks GET /api/user.

@@ -8,7 +8,7 @@ describe('parseEnv', () => {
       PORT: 3000,
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
-      TRUST_PROXY: false,
+      TRUST_PROXY: { kind: 'none' },
     });
     expect(env.DATABASE_URL).toBeUndefined();
   });
@@ -38,5 +38,22 @@ describe('parseEnv', () => {
     expect(problems).toContain('LOG_LEVEL');
     expect(problems).toContain('CRYPTO_FALLBACK_PAYMENT_URL: must be an https:// URL');
     expect((caught as EnvError).problems).toHaveLength(5);
+  });
+
+  it('reads TRUST_PROXY as no proxy, a number of proxies, or their addresses', () => {
+    const trust = (value: string) => parseEnv({ TRUST_PROXY: value }).TRUST_PROXY;
+    expect(trust('false')).toEqual({ kind: 'none' });
+    expect(trust('0')).toEqual({ kind: 'none' });
+    expect(trust('true')).toEqual({ kind: 'hops', hops: 1 });
+    expect(trust('1')).toEqual({ kind: 'hops', hops: 1 });
+    expect(trust('2')).toEqual({ kind: 'hops', hops: 2 });
+    expect(trust('10.0.0.0/8, 192.0.2.7,loopback')).toEqual({
+      kind: 'addresses',
+      addresses: ['10.0.0.0/8', '192.0.2.7', 'loopback'],
+    });
+    expect(trust('2001:db8::/32')).toEqual({ kind: 'addresses', addresses: ['2001:db8::/32'] });
+    for (const bad of ['11', 'maybe', '10.0.0.0/33', '300.1.1.1', '10.0.0.1,,10.0.0.2']) {
+      expect(() => parseEnv({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be false/);
+    }
   });
 });

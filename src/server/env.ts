@@ -1,4 +1,6 @@
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
+import type { ProxyTrust } from './lib/trusted-proxy.ts';
 
 /**
  * Every setting the server reads, parsed once at start-up. Nothing else in the server touches
@@ -7,6 +9,33 @@ import { z } from 'zod';
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const TRUST_PROXY_MESSAGE =
+  'must be false, true (one proxy), the number of proxies in front (1 to 10), or their addresses or CIDR ranges separated by commas';
+
+/** `TRUST_PROXY`: see `ProxyTrust` for what each form means. */
+const trustProxy = z.string().transform((text, ctx): ProxyTrust => {
+  const value = text.trim().toLowerCase();
+  if (['false', 'no', '0'].includes(value)) return { kind: 'none' };
+  if (['true', 'yes'].includes(value)) return { kind: 'hops', hops: 1 };
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops >= 1 && hops <= 10) return { kind: 'hops', hops };
+  } else {
+    const addresses = value.split(',').map((entry) => entry.trim());
+    try {
+      // proxy-addr throws on anything that is not an address, a CIDR range or one of its names.
+      if (addresses.every(Boolean)) {
+        proxyAddr.compile(addresses);
+        return { kind: 'addresses', addresses };
+      }
+    } catch {
+      // Reported below with the other problems.
+    }
+  }
+  ctx.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+  return z.NEVER;
+});
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -23,7 +52,7 @@ const envSchema = z.object({
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .optional(),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustProxy.default({ kind: 'none' }),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',

@@ -28,6 +28,13 @@ function readEnv(): Env {
 async function main(): Promise<void> {
   const env = readEnv();
   const log = pino(loggerOptions(env) as pino.LoggerOptions);
+  // Node 20 and older get no security fixes; `npm start` runs the Node 24 npm installed (decision 11).
+  if (Number(process.versions.node.split('.')[0]) < 22) {
+    log.warn(
+      { node: process.version },
+      'this Node.js gets no security fixes: run the server with npm start or node_modules/.bin/node',
+    );
+  }
 
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,

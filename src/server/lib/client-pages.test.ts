@@ -41,6 +41,10 @@ function writeClientBuild(overrides: Record<string, object | undefined> = {}): s
   mkdirSync(join(dir, '.vite'));
   writeFileSync(join(dir, 'index.html'), INDEX_HTML);
   writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest(overrides)));
+  // The entry script, and a source map that should never have been left beside it.
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets', 'index-1.js'), 'console.log(1);\n');
+  writeFileSync(join(dir, 'assets', 'index-1.js.map'), '{"version":3,"mappings":"AAAA"}');
   return dir;
 }
 
@@ -179,5 +183,18 @@ describe('pages served by the app', () => {
     const miss = await visitor.get('/api/nope');
     expect(miss.statusCode).toBe(404);
     expect(miss.json()).toEqual({ code: 'NOT_FOUND', message: 'Not found' });
+  });
+
+  it('serve assets but never a source map, even one left in the build', async () => {
+    const visitor = new Agent(t.app);
+    const asset = await visitor.get('/assets/index-1.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.body).toBe('console.log(1);\n');
+    for (const path of ['/assets/index-1.js.map', '/assets/index-1.js.MAP', '/assets/gone-1.js']) {
+      const miss = await visitor.get(path);
+      expect(miss.statusCode, path).toBe(404);
+      expect(miss.body, path).not.toContain('mappings');
+      expect(miss.headers['content-type'], path).toContain('application/json');
+    }
   });
 });

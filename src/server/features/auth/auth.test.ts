@@ -343,6 +343,93 @@ describe('login throttling', () => {
     }
   });
 
+  describe('behind proxies (TRUST_PROXY)', () => {
+    /** Three failed logins, each from a new forged left-most address, through the proxies. */
+    async function loginsThrough(
+      trustProxy: string,
+      forwardedFor: (attempt: number) => string,
+      remoteAddress: string,
+    ): Promise<number[]> {
+      const throttled = await createTestApp({
+        database: t.database,
+        env: { TRUST_PROXY: trustProxy },
+        rateLimits: {
+          loginPerUsername: { name: `login:user:${trustProxy}`, limit: 1000, windowMs: 60_000 },
+          loginPerAddress: { name: `login:ip:${trustProxy}`, limit: 2, windowMs: 60_000 },
+        },
+      });
+      try {
+        const statuses: number[] = [];
+        for (const attempt of [1, 2, 3]) {
+          const r = await throttled.app.inject({
+            method: 'POST',
+            url: '/api/login',
+            payload: { username: `nobody_${attempt}`, password: 'secret1' },
+            headers: { 'x-forwarded-for': forwardedFor(attempt) },
+            remoteAddress,
+          });
+          statuses.push(r.statusCode);
+        }
+        return statuses;
+      } finally {
+        await throttled.close();
+      }
+    }
+
+    it('true means one proxy: a forged left-most X-Forwarded-For entry does not escape the throttle', async () => {
+      const statuses = await loginsThrough(
+        'true',
+        (attempt) => `198.51.100.${attempt}, 203.0.113.20`,
+        '10.0.0.5',
+      );
+      expect(statuses).toEqual([401, 401, 429]);
+    });
+
+    it('a number of proxies takes the address the farthest of them saw', async () => {
+      // Client 203.0.113.21 → CDN (appends it) → load balancer (appends the CDN's address).
+      const statuses = await loginsThrough(
+        '2',
+        (attempt) => `198.51.100.${attempt}, 203.0.113.21, 192.0.2.${attempt}`,
+        '10.0.0.5',
+      );
+      expect(statuses).toEqual([401, 401, 429]);
+      // Counted as the clients they claim to be only when the count says so: with one proxy the
+      // CDN's addresses differ per attempt, so nothing is throttled.
+      const oneHop = await loginsThrough(
+        '1',
+        (attempt) => `198.51.100.${attempt}, 203.0.113.22, 192.0.2.${attempt}`,
+        '10.0.0.5',
+      );
+      expect(oneHop).toEqual([401, 401, 401]);
+    });
+
+    it('proxy addresses are skipped from the right; the first other address is the client', async () => {
+      const statuses = await loginsThrough(
+        '10.0.0.0/8, 192.0.2.0/24',
+        (attempt) => `198.51.100.${attempt}, 203.0.113.23, 192.0.2.${attempt}, 10.1.2.3`,
+        '10.0.0.5',
+      );
+      expect(statuses).toEqual([401, 401, 429]);
+    });
+
+    it('a request that does not come from a trusted proxy is judged by its own address', async () => {
+      // Straight from the internet, with a made-up header: the header is not believed.
+      const statuses = await loginsThrough(
+        '10.0.0.0/8',
+        (attempt) => `198.51.100.${attempt}`,
+        '203.0.113.24',
+      );
+      expect(statuses).toEqual([401, 401, 429]);
+      // Without TRUST_PROXY the header means nothing either.
+      const direct = await loginsThrough(
+        'false',
+        (attempt) => `203.0.113.${attempt}`,
+        '203.0.113.25',
+      );
+      expect(direct).toEqual([401, 401, 429]);
+    });
+  });
+
   it('limits registrations per address', async () => {
     const throttled = await createTestApp({
       database: t.database,

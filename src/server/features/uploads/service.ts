@@ -6,6 +6,7 @@ import { UPLOAD_BYTES_MAX, UPLOAD_MESSAGES } from '#shared/contracts/uploads.ts'
 import type { Executor } from '../../db/client.ts';
 import { uploads, type Upload, type UploadPurpose } from '../../db/schema/uploads.ts';
 import { AppError } from '../../errors.ts';
+import { withoutControlCharacters } from '../../plugins/text-guard.ts';
 import {
   detectFileType,
   EXTENSION_BY_TYPE,
@@ -109,7 +110,8 @@ export async function receiveUpload(
       storageKey,
       contentType: type,
       sizeBytes: written.sizeBytes,
-      originalName: file.filename.slice(0, 200),
+      // The browser's name for the file, kept for the admin: never a reason to refuse it.
+      originalName: withoutControlCharacters(file.filename).slice(0, 200),
     })
     .returning();
   if (!row) throw new Error('insert returned no upload');

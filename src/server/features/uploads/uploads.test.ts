@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploads } from '#server/db/schema/uploads.ts';
 import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
 import { detectFileType } from '#server/lib/file-type.ts';
 import { fund } from '#tests/helpers/money.ts';
@@ -91,6 +93,19 @@ describe('POST /api/challenges/:id/upload-screenshot', () => {
       disputeReason: 'checking uploads',
     });
     expect(submit.statusCode).toBe(200);
+  });
+
+  it('keeps the file name without its control characters, which PostgreSQL could not store', async () => {
+    const response = await upload(
+      creator.agent,
+      multipart('screenshot', 'win\u0000\u001b[2J.png', 'image/png', sampleFile('png')),
+    );
+    expect(response.statusCode).toBe(201);
+    const [row] = await t.database.db
+      .select({ originalName: uploads.originalName })
+      .from(uploads)
+      .where(eq(uploads.id, response.json<{ id: string }>().id));
+    expect(row?.originalName).toBe('win[2J.png');
   });
 
   it('another user cannot fetch it, and gets the same answer as for a missing file', async () => {

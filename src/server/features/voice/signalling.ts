@@ -18,6 +18,7 @@ import {
   voiceHandshakeQuerySchema,
 } from '#shared/contracts/voice.ts';
 import type { AppContext } from '../../context.ts';
+import { compileProxyTrust, forwardedProtocol } from '../../lib/trusted-proxy.ts';
 import { isAllowedOrigin } from '../../plugins/origin-guard.ts';
 import { findSessionUser, SESSION_COOKIE } from '../auth/sessions.ts';
 import { findChallengeRow } from '../challenges/repository.ts';
@@ -70,6 +71,7 @@ export function leaveSocketIoUpgrades(
  * other player only. Sockets are dropped when the challenge leaves `accepted` or the session ends.
  */
 export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): VoiceServer {
+  const proxyTrust = compileProxyTrust(ctx.env.TRUST_PROXY);
   const io: VoiceServer = new Server(app.server, {
     path: VOICE_SOCKET_PATH,
     serveClient: false,
@@ -111,8 +113,7 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
     if (!query.success) return refuse(VOICE_REFUSALS.badQuery);
     // The handshake is an ordinary HTTP request; reuse the API's origin rule on its headers.
     const headers = socket.request.headers;
-    const protocol =
-      ctx.env.TRUST_PROXY && headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+    const protocol = forwardedProtocol(socket.request, proxyTrust);
     if (!isAllowedOrigin({ headers, protocol, host: headers.host ?? '' }, ctx.publicOrigin)) {
       return refuse(VOICE_REFUSALS.origin);
     }
