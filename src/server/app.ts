@@ -22,7 +22,9 @@ import { pageUser } from './features/auth/page-user.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { SESSION_COOKIE } from './features/auth/sessions.ts';
 import { challengeRoutes } from './features/challenges/routes.ts';
+import { startFairPlayWorker } from './features/challenges/worker.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { notificationRoutes } from './features/notifications/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { payoutRoutes } from './features/payouts/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
@@ -77,6 +79,11 @@ export interface BuildAppOptions {
    * call the worker's pass themselves). The server sets it.
    */
   reconcilePaymentsEveryMs?: number;
+  /**
+   * How often results whose review ended are released and matches out of time refunded; unset,
+   * no worker runs (tests call its pass themselves). The server sets it.
+   */
+  fairPlayEveryMs?: number;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -199,6 +206,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(uploadRoutes(ctx, fileStore));
   await app.register(profileRoutes(ctx, fileStore));
   await app.register(voiceRoutes(ctx));
+  await app.register(notificationRoutes(ctx));
+  if (options.fairPlayEveryMs) {
+    const everyMs = options.fairPlayEveryMs;
+    let stopFairPlay: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopFairPlay = startFairPlayWorker(ctx, app.log, everyMs);
+    });
+    app.addHook('onClose', async () => stopFairPlay?.());
+  }
   const voice = attachVoiceSignalling(app, ctx);
   voiceSockets = () => voice.of('/').sockets.size;
   await app.register(accountSocket, { ctx, pingIntervalMs: options.pingIntervalMs ?? 25_000 });

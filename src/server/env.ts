@@ -135,6 +135,27 @@ const envSchema = z.object({
     .min(16, 'must be at least 16 characters')
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
     .optional(),
+  /** How long a reported result waits for the opponent before its winner is paid (DESIGN §10). */
+  RESULT_REVIEW_HOURS: z.coerce
+    .number({ error: 'must be 1 to 168 hours' })
+    .int('must be 1 to 168 hours')
+    .min(1, 'must be 1 to 168 hours')
+    .max(168, 'must be 1 to 168 hours')
+    .default(24),
+  /** After this long from acceptance, a player may claim that the opponent never showed. */
+  NO_SHOW_MINUTES: z.coerce
+    .number({ error: 'must be 5 to 1440 minutes' })
+    .int('must be 5 to 1440 minutes')
+    .min(5, 'must be 5 to 1440 minutes')
+    .max(1440, 'must be 5 to 1440 minutes')
+    .default(30),
+  /** An accepted match with no result and no claim after this long is refunded to both. */
+  MATCH_TIME_LIMIT_HOURS: z.coerce
+    .number({ error: 'must be 1 to 720 hours' })
+    .int('must be 1 to 720 hours')
+    .min(1, 'must be 1 to 720 hours')
+    .max(720, 'must be 1 to 720 hours')
+    .default(24),
   CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
   CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.ts';
+import { FAIR_PLAY_INTERVAL_MS } from './features/challenges/worker.ts';
 import { openDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
     bus,
     logger: loggerOptions(env),
     reconcilePaymentsEveryMs: PAYMENT_RECONCILE_INTERVAL_MS,
+    fairPlayEveryMs: FAIR_PLAY_INTERVAL_MS,
   });
 
   const stopMailWorker = env.SMTP_URL

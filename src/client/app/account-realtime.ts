@@ -20,7 +20,14 @@ export function applyAccountEvent(
   switch (event.type) {
     case 'BALANCE_UPDATE':
       if (event.userId !== currentUserId) return;
-      setCachedBalance(queryClient, event.userId, event.newBalance);
+      setCachedBalance(
+        queryClient,
+        event.userId,
+        event.newBalance,
+        event.available !== undefined && event.underReview !== undefined
+          ? { available: event.available, underReview: event.underReview }
+          : undefined,
+      );
       void queryClient.invalidateQueries({ queryKey: transactionsQueryKey });
       // A failed payout returns its amount: the history shows the new status with it.
       void queryClient.invalidateQueries({ queryKey: payoutsQueryKey });
@@ -31,6 +38,9 @@ export function applyAccountEvent(
       return;
     case 'CHALLENGE_UPDATED':
       void invalidateChallenge(queryClient, event.challengeId);
+      return;
+    case 'NOTIFICATION':
+      // Shown by the notification bell, which reads its own list (issue 16, next increment).
       return;
   }
 }

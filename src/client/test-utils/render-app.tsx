@@ -11,10 +11,14 @@ import { createQueryClient } from '#client/lib/query-client.ts';
 import { SubmittedResultsProvider } from '#client/features/challenges/components/results-modal.tsx';
 
 export function makeUser(overrides: Partial<PublicUser> = {}): PublicUser {
+  const balance = overrides.balance ?? 12.5;
+  const underReview = overrides.underReview ?? 0;
   return {
     id: 1,
     username: 'ace_player',
-    balance: 12.5,
+    balance,
+    available: balance - underReview,
+    underReview,
     avatarUrl: null,
     isOver18: true,
     isAdmin: false,

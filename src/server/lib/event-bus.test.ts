@@ -39,6 +39,8 @@ describe.runIf(onPostgres)('the PostgreSQL event bus', () => {
       type: 'balance',
       userId: i + 1,
       balanceCents: String(i * 100),
+      availableCents: String(i * 100),
+      underReviewCents: '0',
     }));
     const arrived = collect(events.length);
     await Promise.all(events.map((event) => sender.publish(event)));
@@ -134,7 +136,13 @@ describe.runIf(onPostgres)('the PostgreSQL event bus', () => {
     const local: AppEvent[] = [];
     bus.subscribe((event) => local.push(event));
     const query = vi.spyOn(pool, 'query').mockRejectedValue(new Error('connection lost'));
-    const event: AppEvent = { type: 'balance', userId: 3, balanceCents: '500' };
+    const event: AppEvent = {
+      type: 'balance',
+      userId: 3,
+      balanceCents: '500',
+      availableCents: '400',
+      underReviewCents: '100',
+    };
 
     await expect(bus.publish(event)).resolves.toBeUndefined();
     expect(query).toHaveBeenCalled();

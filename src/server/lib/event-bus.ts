@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
+import type { NotificationView } from '#shared/contracts/notifications.ts';
 
 /**
  * What one part of the server tells the others after a commit. Events cross instances when the
  * bus is PostgreSQL-backed, so they are plain JSON: money travels as a decimal string of cents.
  */
 export type AppEvent =
-  | { type: 'balance'; userId: number; balanceCents: string }
+  /** Something the player is told (DESIGN §10), once it has committed. */
+  | { type: 'notification'; userId: number; notification: NotificationView }
+  | {
+      type: 'balance';
+      userId: number;
+      /** The API's `balance`: available plus under review (DESIGN §10). */
+      balanceCents: string;
+      availableCents: string;
+      underReviewCents: string;
+    }
   /** A challenge changed; `audience` is who may see it: everyone, or its players. */
   | { type: 'challenge'; challengeId: number; status: string; audience: 'all' | number[] }
   /** Every session of the user ended (deletion, admin action): close all their sockets. */

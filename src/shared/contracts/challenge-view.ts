@@ -59,6 +59,19 @@ export const challengeSchema = z.object({
   completedAt: z.string().nullable(),
   /** Until when the other player may dispute a completed result; null when not applicable. */
   disputableUntil: z.string().nullable(),
+  /**
+   * While a reported result's credit is held for the opponent (DESIGN §10): when the review ends
+   * and the result stands. Null otherwise.
+   */
+  reviewEndsAt: z.string().nullable(),
+  /** When the held credit reached the winner's wallet. */
+  releasedAt: z.string().nullable(),
+  /** The players of an accepted match who asked to call it off. */
+  cancelRequestedBy: z.array(z.number().int()),
+  /** The player who reported that the opponent never showed. */
+  noShowClaimedBy: z.number().int().nullable(),
+  /** Why a cancelled challenge ended: creator, mutual, expired, refunded or suspended. */
+  cancelCause: z.string().nullable(),
   creator: embeddedUserSchema,
   acceptor: embeddedUserSchema.nullable(),
 });

@@ -63,6 +63,14 @@ export const CHALLENGE_MESSAGES = {
   disputeOwnSubmission: 'The other player must dispute a result',
   decidedByAdmin: 'An admin decided this result; it is final',
   disputeReasonRequired: 'Please describe the problem',
+  confirmDisputed: 'This result is disputed: an admin will decide it',
+  nothingToConfirm: 'There is no reported result to confirm',
+  confirmOwnReport: 'Your opponent must confirm the result you reported',
+  cancelRequested: 'You already asked to call this match off; waiting for your opponent',
+  cannotCancelNow: 'Only an open or accepted challenge can be cancelled',
+  noShowTooEarly: 'You can report a no-show once the waiting time after acceptance has passed',
+  noShowNotAccepted: 'A no-show can only be reported on an accepted match',
+  noShowReason: 'No-show',
 } as const;
 
 const optionalText = (max: number, message: string) =>

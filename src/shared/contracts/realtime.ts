@@ -1,9 +1,18 @@
 import { z } from '../validation.ts';
+import { notificationSchema } from './notifications.ts';
 
 /** Messages on the account socket `/ws` (SPEC §3, DESIGN §6). */
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PING') }),
-  z.object({ type: z.literal('BALANCE_UPDATE'), userId: z.number().int(), newBalance: z.number() }),
+  z.object({
+    type: z.literal('BALANCE_UPDATE'),
+    userId: z.number().int(),
+    /** SPEC §3: the balance as the API shows it, available plus under review. */
+    newBalance: z.number(),
+    available: z.number().optional(),
+    underReview: z.number().optional(),
+  }),
+  z.object({ type: z.literal('NOTIFICATION'), notification: notificationSchema }),
   z.object({
     type: z.literal('CHALLENGE_UPDATED'),
     challengeId: z.number().int(),

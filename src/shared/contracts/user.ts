@@ -8,7 +8,12 @@ import { z } from '../validation.ts';
 export const publicUserSchema = z.object({
   id: z.number().int(),
   username: z.string(),
+  /** SPEC §3's balance: what the player may use plus what reported results hold for them. */
   balance: z.number(),
+  /** The wallet: what staking and payouts may use (DESIGN §10). */
+  available: z.number(),
+  /** Winnings of reported results that the opponent may still contest. */
+  underReview: z.number(),
   avatarUrl: z.string().nullable(),
   isOver18: z.boolean(),
   isAdmin: z.boolean(),

@@ -18,6 +18,8 @@ export const TRANSFER_KINDS = [
   'prize',
   'refund',
   'settlement',
+  /** A reported result's credit leaving review for the winner's wallet (DESIGN §10). */
+  'review_release',
   'reversal',
   'payout_hold',
   'payout_complete',

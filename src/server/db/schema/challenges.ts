@@ -12,6 +12,20 @@ export const CHALLENGE_STATUSES = [
 export type ChallengeStatus = (typeof CHALLENGE_STATUSES)[number];
 
 /**
+ * How a held credit reached a wallet: the opponent confirmed, reported the same winner, let the
+ * review run out, or an admin decided a dispute.
+ */
+export const RELEASE_CAUSES = ['confirmed', 'agreed', 'review_ended', 'decided'] as const;
+export type ReleaseCause = (typeof RELEASE_CAUSES)[number];
+
+/**
+ * Why a challenge was cancelled: its creator withdrew it, both players called the match off, it
+ * ran out of time with no result, an admin refunded a dispute, or a suspension withdrew it.
+ */
+export const CANCEL_CAUSES = ['creator', 'mutual', 'expired', 'refunded', 'suspended'] as const;
+export type CancelCause = (typeof CANCEL_CAUSES)[number];
+
+/**
  * A money challenge between two players (SPEC §3, DESIGN §3). The stakes themselves live in the
  * ledger's `escrow:challenge:{id}` account; `prize_cents` and `fee_cents` record the settlement.
  */
@@ -45,11 +59,37 @@ export const challenges = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /**
+     * A reported result's review (DESIGN §10): the winner's credit waits in
+     * `review:challenge:{id}` until the opponent confirms, or until this time. Null on results
+     * settled before reviews existed, which paid the winner at once.
+     */
+    reviewEndsAt: timestamp('review_ends_at', { withTimezone: true }),
+    /** When the credit left review for a wallet, and why (`RELEASE_CAUSES`). */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    releaseCause: text('release_cause', { enum: RELEASE_CAUSES }),
+    /** When the opponent was told that one hour of review is left. */
+    reviewRemindedAt: timestamp('review_reminded_at', { withTimezone: true }),
+    /** An accepted match is called off when both players have asked. */
+    creatorCancelRequestedAt: timestamp('creator_cancel_requested_at', { withTimezone: true }),
+    acceptorCancelRequestedAt: timestamp('acceptor_cancel_requested_at', { withTimezone: true }),
+    /** The player who claimed that the opponent never showed (the dispute's reason is No-show). */
+    noShowClaimedBy: integer('no_show_claimed_by').references(() => users.id),
+    /** Why a cancelled challenge ended (`CANCEL_CAUSES`); null on rows from before. */
+    cancelCause: text('cancel_cause', { enum: CANCEL_CAUSES }),
   },
   (table) => [
     index('challenges_status_id_idx').on(table.status, table.id),
     index('challenges_creator_id_idx').on(table.creatorId, table.id),
     index('challenges_acceptor_id_idx').on(table.acceptorId, table.id),
+    // What the review worker claims: results whose review has ended with the credit still held.
+    index('challenges_review_due_idx')
+      .on(table.reviewEndsAt)
+      .where(sql`status = 'completed' and released_at is null and review_ends_at is not null`),
+    // What the expiry worker claims: accepted matches, oldest first.
+    index('challenges_accepted_at_idx')
+      .on(table.acceptedAt)
+      .where(sql`status = 'accepted'`),
     check('challenges_amount_positive', sql`${table.amountCents} > 0`),
     check(
       'challenges_status_known',

@@ -2,6 +2,7 @@ export * from './audit-log.ts';
 export * from './challenges.ts';
 export * from './ledger.ts';
 export * from './license-verifications.ts';
+export * from './notifications.ts';
 export * from './outbox.ts';
 export * from './payments.ts';
 export * from './payouts.ts';

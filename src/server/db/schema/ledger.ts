@@ -34,6 +34,10 @@ export const ledgerAccounts = pgTable(
   (table) => [
     uniqueIndex('ledger_accounts_key_key').on(table.key),
     index('ledger_accounts_user_id_idx').on(table.userId),
+    // A player's credits under review: few at a time, among every review account they ever had.
+    index('ledger_accounts_under_review_idx')
+      .on(table.userId)
+      .where(sql`kind = 'review' and balance_cents <> 0`),
     // Two checks that never both apply to one row, so the one a refused transfer breaks names
     // the kind of account: a wallet short of money is the player's error, anything else ours.
     check(

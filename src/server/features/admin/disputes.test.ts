@@ -1,5 +1,6 @@
 import { CHALLENGE_MESSAGES } from '#shared/contracts/challenges.ts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { queryRows } from '#server/db/client.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAccounts, ledgerTransfers } from '#server/db/schema/ledger.ts';
 import { ADMIN_MESSAGES } from '#shared/contracts/admin.ts';
@@ -83,10 +84,20 @@ async function disputedBeforeSettlement() {
   return game;
 }
 
-/** Settled for the acceptor at submission, then disputed by the creator. */
+/**
+ * Settled for the acceptor's wallet at submission, as results were before reviews existed
+ * (migration 0009's call, which instances of that release still make), then disputed by the
+ * creator within the 24 hours such results keep.
+ */
 async function disputedAfterSettlement() {
   const game = await acceptedChallenge();
-  await submit(game.acceptor, game.id, { creatorScore: 1, acceptorScore: 3 });
+  const acceptorId = game.acceptor.user.id;
+  await queryRows(
+    t.database.db,
+    sql`select * from challenge_record_result(${game.id}::integer, 'completed',
+      ${acceptorId}::integer, 1, 3, 'https://example.com/result.png', 'GG', null,
+      ${acceptorId}::integer, 2000, 100, now(), '[]'::jsonb)`,
+  );
   expect(await balanceOf(t.database, game.acceptor.user.id)).toBe(5_900n);
   const dispute = await game.creator.agent.post(`/api/challenges/${game.id}/dispute`, {
     reason: 'The screenshot is from another match',
@@ -218,7 +229,7 @@ describe('resolving a dispute raised with the submission (stakes in escrow)', ()
   });
 });
 
-describe('resolving a dispute raised after settlement', () => {
+describe('resolving a dispute raised after a settlement from before reviews', () => {
   it('awarding the other player reverses the settlement by a transfer that names it', async () => {
     const game = await disputedAfterSettlement();
     const feesBefore = await accountBalance(HOUSE_FEES);

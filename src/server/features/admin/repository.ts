@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge } from '../../db/schema/challenges.ts';
@@ -17,7 +17,15 @@ export async function listUsersWithBalances(
   page: { limit: number; offset: number },
 ): Promise<UserWithBalance[]> {
   const rows = await db
-    .select({ user: users, balanceCents: ledgerAccounts.balanceCents })
+    .select({
+      user: users,
+      // SPEC §3's balance: the wallet and what reported results hold (DESIGN §10).
+      balanceCents: sql<bigint>`coalesce(${ledgerAccounts.balanceCents}, 0) + coalesce((
+        select sum(r.balance_cents) from ledger_accounts r
+        where r.user_id = ${users.id} and r.kind = 'review' and r.balance_cents <> 0), 0)`.mapWith(
+        (value: unknown) => BigInt(String(value)),
+      ),
+    })
     .from(users)
     .leftJoin(
       ledgerAccounts,

@@ -10,9 +10,17 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { lockChallenge } from '../challenges/repository.ts';
 import { settle } from '../challenges/settlement.ts';
-import { challengeEscrow, HOUSE_FEES, HOUSE_UNCLAIMED, userWallet } from '../ledger/accounts.ts';
+import {
+  challengeEscrow,
+  challengeReview,
+  HOUSE_FEES,
+  HOUSE_UNCLAIMED,
+  userWallet,
+} from '../ledger/accounts.ts';
 import type { Entry, TransferResult } from '../ledger/ledger.ts';
 import { enqueueMail, type Mail } from '../mail/outbox.ts';
+import { publishStored } from '../notifications/notify.ts';
+import { notifications } from '../../db/schema/notifications.ts';
 import { findUnreversedSettlement, lockUser, type PostedTransfer } from './repository.ts';
 
 export interface Resolution {
@@ -130,10 +138,34 @@ export async function resolveDispute(
       deleted.has(userId) ? HOUSE_UNCLAIMED : userWallet(userId);
 
     const settlement = await findUnreversedSettlement(uow.tx, challenge.id);
-    const upheld = settlement !== undefined && paidWinnerOf(settlement) === winnerId;
+    // A result reported under review holds its credit in review:challenge:{id} (DESIGN §10).
+    const heldForReview =
+      settlement?.postings.some(
+        (posting) => posting.account === challengeReview(challenge.id) && posting.amountCents > 0n,
+      ) ?? false;
+    const upheld =
+      settlement !== undefined &&
+      (heldForReview ? challenge.winnerId : paidWinnerOf(settlement)) === winnerId;
     let reversal: TransferResult | undefined;
     let applied: TransferResult | undefined;
-    if (!upheld) {
+    if (upheld && heldForReview && winnerId !== null) {
+      // The reported winner is upheld: the held credit is released to them, once.
+      applied = await ctx.ledger.post(uow, {
+        idempotencyKey: `release:${challenge.id}`,
+        kind: 'review_release',
+        reference: { type: 'challenge', id: challenge.id },
+        actorUserId: resolution.adminId,
+        memo: resolution.note,
+        entries: [
+          {
+            account: challengeReview(challenge.id),
+            direction: 'debit',
+            amountCents: winnerCreditCents,
+          },
+          { account: payee(winnerId), direction: 'credit', amountCents: winnerCreditCents },
+        ],
+      });
+    } else if (!upheld) {
       if (settlement) {
         try {
           reversal = await ctx.ledger.post(uow, {
@@ -195,6 +227,10 @@ export async function resolveDispute(
         winnerId,
         prizeCents,
         feeCents: winnerId === null ? null : feeCents,
+        // The decision is final: nothing is left under review for the worker to release.
+        ...(winnerId === null
+          ? { cancelCause: 'refunded' as const }
+          : { releasedAt: now, releaseCause: 'decided' as const }),
         // A challenge disputed because a player's account was deleted never had a result: the
         // admin's decision is what finalises it.
         completedAt: challenge.completedAt ?? now,
@@ -217,14 +253,44 @@ export async function resolveDispute(
       },
       reason: resolution.note,
     });
+    const decisionKey = applied?.transferId.toString() ?? `upheld:${settlement?.id}`;
     await enqueueMail(
       uow.tx,
       await resolutionMails(uow, challenge, {
         winnerId,
         creditCents: winnerCreditCents,
         note: resolution.note,
-        key: applied?.transferId.toString() ?? `upheld:${settlement?.id}`,
+        key: decisionKey,
       }),
+    );
+    for (const playerId of [creatorId, acceptorId]) {
+      const outcome =
+        winnerId === null
+          ? `both stakes of ${formatCents(challenge.amountCents)} were refunded`
+          : winnerId === playerId
+            ? `you win, and ${formatCents(winnerCreditCents)} is in your available balance`
+            : 'your opponent wins';
+      // The mail above already says it by mail.
+      await uow.tx
+        .insert(notifications)
+        .values({
+          userId: playerId,
+          kind: 'dispute_decided',
+          challengeId: challenge.id,
+          title: `Challenge #${challenge.id}: the dispute was decided`,
+          body: `An admin decided the dispute on challenge #${challenge.id}: ${outcome}.`,
+          dedupeKey: `dispute-decided:${challenge.id}:${decisionKey}:${playerId}`,
+        })
+        .onConflictDoNothing();
+    }
+    uow.afterCommit(() =>
+      publishStored(
+        ctx.db,
+        ctx.bus,
+        [creatorId, acceptorId].map(
+          (playerId) => `dispute-decided:${challenge.id}:${decisionKey}:${playerId}`,
+        ),
+      ),
     );
     uow.afterCommit(() =>
       ctx.bus.publish({

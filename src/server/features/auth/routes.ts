@@ -107,7 +107,7 @@ export const authRoutes =
         }
         await startSession(request, reply, user.id);
         request.log.info({ userId: user.id }, 'user registered');
-        return reply.code(201).send(toPublicUser(user, 0n));
+        return reply.code(201).send(toPublicUser(user));
       },
     );
 

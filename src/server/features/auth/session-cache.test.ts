@@ -49,7 +49,13 @@ describe('SessionCache', () => {
     cache.handle({ type: 'user-changed', userId: 2 });
     expect(kept()).toEqual(['a', 'b']);
     fill();
-    cache.handle({ type: 'balance', userId: 1, balanceCents: '5' });
+    cache.handle({
+      type: 'balance',
+      userId: 1,
+      balanceCents: '5',
+      availableCents: '5',
+      underReviewCents: '0',
+    });
     expect(cache.size).toBe(3);
     cache.handle({ type: 'events-missed' });
     expect(cache.size).toBe(0);

@@ -51,7 +51,7 @@ async function houseFees(): Promise<bigint> {
 }
 
 describe('the challenge lifecycle', () => {
-  it('create → accept → submit pays the winner prize − 5% and the house its fee', async () => {
+  it('create → accept → submit holds the winner prize − 5% for review, the house its fee; confirming pays it', async () => {
     const creator = await fundedPlayer(50);
     const acceptor = await fundedPlayer(30);
     const feesBefore = await houseFees();
@@ -93,9 +93,29 @@ describe('the challenge lifecycle', () => {
       winner: { id: acceptor.user.id, prize: 40, deduction: 2 },
       updatedWinnerInfo: { id: acceptor.user.id, balance: 48 },
     });
-    expect(await balanceOf(t.database, acceptor.user.id)).toBe(4800n);
+    // The SPEC's balance counts the credit; the wallet gets it once the result stands.
+    expect(await balanceOf(t.database, acceptor.user.id)).toBe(1000n);
+    expect((await acceptor.agent.get('/api/user')).json()).toMatchObject({
+      balance: 48,
+      available: 10,
+      underReview: 38,
+    });
     expect(await balanceOf(t.database, creator.user.id)).toBe(3000n);
     expect((await houseFees()) - feesBefore).toBe(200n);
+    await expectLedgerHealthy(t.database);
+    expect((await acceptor.agent.post(`/api/challenges/${challenge.id}/confirm`)).statusCode).toBe(
+      403,
+    );
+    const confirmed = await creator.agent.post(`/api/challenges/${challenge.id}/confirm`);
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({ reviewEndsAt: null, releasedAt: expect.any(String) });
+    expect(await balanceOf(t.database, acceptor.user.id)).toBe(4800n);
+    expect((await acceptor.agent.get('/api/user')).json()).toMatchObject({
+      balance: 48,
+      available: 48,
+      underReview: 0,
+    });
+    await expectLedgerHealthy(t.database);
 
     const detail = (await creator.agent.get(`/api/challenges/${challenge.id}`)).json();
     expect(detail).toMatchObject({
@@ -280,7 +300,7 @@ describe('refusals', () => {
     expect(missing.json().message).toBe('Challenge not found');
   });
 
-  it('submitting as a non-participant, on an open challenge, or twice is refused; nothing moves', async () => {
+  it("submitting as a non-participant, on an open challenge, or twice is refused; the opponent's other result disputes", async () => {
     const creator = await fundedPlayer(10);
     const acceptor = await fundedPlayer(10);
     const outsider = await fundedPlayer(10);
@@ -297,15 +317,28 @@ describe('refusals', () => {
     expect(stranger.json()).toMatchObject({ code: 'NOT_PARTICIPANT' });
 
     expect((await creator.agent.post(`/api/challenges/${id}/submit`, scores)).statusCode).toBe(200);
-    const twice = await acceptor.agent.post(`/api/challenges/${id}/submit`, {
+    const twice = await creator.agent.post(`/api/challenges/${id}/submit`, scores);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe(CHALLENGE_MESSAGES.alreadySubmitted);
+    // The opponent's own, different result is their answer during the review: a dispute.
+    const other = await acceptor.agent.post(`/api/challenges/${id}/submit`, {
       ...scores,
       creatorScore: 0,
       acceptorScore: 5,
     });
-    expect(twice.statusCode).toBe(409);
-    expect(twice.json().message).toBe(CHALLENGE_MESSAGES.alreadySubmitted);
-    expect(await balanceOf(t.database, creator.user.id)).toBe(1900n);
+    expect(other.statusCode).toBe(200);
+    expect(other.json()).toMatchObject({ status: 'disputed', winner: { id: acceptor.user.id } });
+    const detail = (await creator.agent.get(`/api/challenges/${id}`)).json();
+    expect(detail).toMatchObject({
+      status: 'disputed',
+      winnerId: creator.user.id,
+      disputeReason: 'The other player reported 0–5',
+    });
+    // Nothing reached a wallet: the credit waits in review for an admin.
+    expect(await balanceOf(t.database, creator.user.id)).toBe(0n);
     expect(await balanceOf(t.database, acceptor.user.id)).toBe(0n);
+    expect((await creator.agent.get('/api/user')).json()).toMatchObject({ underReview: 19 });
+    await expectLedgerHealthy(t.database);
   });
 
   it.each([

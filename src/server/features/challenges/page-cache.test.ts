@@ -117,7 +117,13 @@ describe('ChallengePageCache', () => {
       expect(cache.size).toBe(0);
     }
     await cache.page(query, 3);
-    cache.handle({ type: 'balance', userId: 1, balanceCents: '100' });
+    cache.handle({
+      type: 'balance',
+      userId: 1,
+      balanceCents: '100',
+      availableCents: '100',
+      underReviewCents: '0',
+    });
     expect(cache.size).toBe(1);
   });
 });

@@ -65,15 +65,22 @@ describe.runIf(onPostgres)('challenge races on PostgreSQL', () => {
         }),
       ),
     );
-    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(1);
-    expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(19);
-    const total =
+    // One report settles; the other player's first different report disputes it (DESIGN §10);
+    // every other report is refused.
+    const accepted = responses.filter((r) => r.statusCode === 200).map((r) => r.json().status);
+    expect(accepted.sort()).toEqual(['completed', 'disputed']);
+    expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(18);
+    const wallets =
       (await balanceOf(t.database, creator.user.id)) +
       (await balanceOf(t.database, acceptor.user.id));
-    expect(total).toBe(1900n);
+    expect(wallets).toBe(0n);
+    const held = await Promise.all(
+      [creator, acceptor].map(async (p) => (await p.agent.get('/api/user')).json().underReview),
+    );
+    expect(held[0] + held[1]).toBe(19);
   });
 
-  it('cancel racing accept: exactly one wins', async () => {
+  it('cancel racing accept: the creator withdraws it, or asks the acceptor to call it off', async () => {
     for (let round = 0; round < 10; round += 1) {
       const creator = await funded(1000n);
       const acceptor = await funded(1000n);
@@ -82,14 +89,18 @@ describe.runIf(onPostgres)('challenge races on PostgreSQL', () => {
         creator.agent.post(`/api/challenges/${id}/cancel`),
         acceptor.agent.post(`/api/challenges/${id}/accept`),
       ]);
-      expect([cancel.statusCode, accept.statusCode].sort()).toEqual([200, 409]);
-      const status = (await creator.agent.get(`/api/challenges/${id}`)).json().status;
-      if (cancel.statusCode === 200) {
-        expect(status).toBe('cancelled');
+      const detail = (await creator.agent.get(`/api/challenges/${id}`)).json();
+      if (accept.statusCode === 409) {
+        expect(cancel.statusCode).toBe(200);
+        expect(detail.status).toBe('cancelled');
         expect(await balanceOf(t.database, creator.user.id)).toBe(1000n);
         expect(await balanceOf(t.database, acceptor.user.id)).toBe(1000n);
       } else {
-        expect(status).toBe('accepted');
+        // Accepted first: the creator's cancel is then a request to call the match off.
+        expect(accept.statusCode).toBe(200);
+        expect(detail.status).toBe('accepted');
+        expect(cancel.statusCode).toBe(200);
+        expect(detail.cancelRequestedBy).toEqual([creator.user.id]);
         expect(await balanceOf(t.database, acceptor.user.id)).toBe(0n);
       }
     }

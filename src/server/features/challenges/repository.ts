@@ -6,6 +6,7 @@ import { ledgerAccounts } from '../../db/schema/ledger.ts';
 import { users } from '../../db/schema/users.ts';
 import { POSTED_COLUMNS } from '../ledger/ledger.ts';
 import type { Mail } from '../mail/outbox.ts';
+import type { NewNotification } from '../notifications/notify.ts';
 
 const creators = alias(users, 'creator');
 const acceptors = alias(users, 'acceptor');
@@ -34,9 +35,17 @@ const toCents = (value: unknown) => BigInt(String(value));
  * admins see (players' lists then skip the two wallet joins).
  */
 function selectWithParties(db: Executor, withBalances = true) {
-  const balance = (wallets: typeof creatorWallets | typeof acceptorWallets) =>
+  // SPEC §3's balance: the wallet and what reported results hold for the player (DESIGN §10).
+  const balance = (
+    wallets: typeof creatorWallets | typeof acceptorWallets,
+    player: typeof creators | typeof acceptors,
+  ) =>
     withBalances
-      ? sql<bigint | null>`coalesce(${wallets.balanceCents}, 0)`.mapWith(toCents)
+      ? sql<bigint | null>`coalesce(${wallets.balanceCents}, 0) + coalesce((
+          select sum(r.balance_cents) from ledger_accounts r
+          where r.user_id = ${player.id} and r.kind = 'review' and r.balance_cents <> 0), 0)`.mapWith(
+          toCents,
+        )
       : sql<bigint | null>`null`;
   const query = db
     .select({
@@ -46,14 +55,14 @@ function selectWithParties(db: Executor, withBalances = true) {
         username: creators.username,
         email: creators.email,
         phoneNumber: creators.phoneNumber,
-        balanceCents: balance(creatorWallets),
+        balanceCents: balance(creatorWallets, creators),
       },
       acceptor: {
         id: acceptors.id,
         username: acceptors.username,
         email: acceptors.email,
         phoneNumber: acceptors.phoneNumber,
-        balanceCents: balance(acceptorWallets),
+        balanceCents: balance(acceptorWallets, acceptors),
       },
     })
     .from(challenges)
@@ -189,25 +198,41 @@ export interface ResultRecord {
   prizeCents: bigint;
   feeCents: bigint;
   now: Date;
+  /** Until when the winner's credit waits for the opponent (completed results). */
+  reviewEndsAt: Date;
 }
 
 /**
- * Records a result on an accepted challenge with its mail; a completed one also pays the winner
- * from the escrow, less the fee. Refused (unchanged) when the challenge is no longer accepted.
+ * Records a result on an accepted challenge with its mail; a completed one also moves the prize
+ * out of the escrow: the winner's credit into review, the fee to the house (DESIGN §10). Refused
+ * (unchanged) when the challenge is no longer accepted.
  */
-export function recordResultCall(result: ResultRecord, mails: Mail[]): SQL {
-  return sql`select ${CALL_COLUMNS} from challenge_record_result(${result.challengeId}::integer,
+export function recordResultCall(
+  result: ResultRecord,
+  mails: Mail[],
+  news: Array<Omit<NewNotification, 'challengeId'>>,
+): SQL {
+  return sql`select ${CALL_COLUMNS} from challenge_report_result(${result.challengeId}::integer,
     ${result.status}::text, ${result.winnerId}::integer, ${result.creatorScore}::integer,
     ${result.acceptorScore}::integer, ${result.screenshotUrl}::text, ${result.notes}::text,
     ${result.disputeReason}::text, ${result.submittedBy}::integer,
     ${result.prizeCents.toString()}::bigint, ${result.feeCents.toString()}::bigint,
-    ${result.now.toISOString()}::timestamptz, ${JSON.stringify(
+    ${result.now.toISOString()}::timestamptz, ${result.reviewEndsAt.toISOString()}::timestamptz,
+    ${JSON.stringify(
       mails.map((mail) => ({
         dedupe_key: mail.dedupeKey,
         recipient: mail.recipient,
         subject: mail.subject,
         body: mail.body,
         metadata: mail.metadata ?? null,
+      })),
+    )}::jsonb, ${JSON.stringify(
+      news.map((item) => ({
+        user_id: item.userId,
+        kind: item.kind,
+        title: item.title,
+        body: item.body,
+        dedupe_key: item.dedupeKey,
       })),
     )}::jsonb)`;
 }

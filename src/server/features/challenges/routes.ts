@@ -24,9 +24,11 @@ import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
 import { ChallengePageCache, preferredEncoding, type PageEncoding } from './page-cache.ts';
 import { countChallenges, findChallengeRow, listChallengeRows } from './repository.ts';
+import { confirmResult } from './review.ts';
 import {
   acceptChallenge,
   cancelChallenge,
+  claimNoShow,
   createChallenge,
   disputeResult,
   submitScores,
@@ -200,6 +202,32 @@ export const challengeRoutes =
       async (request) => {
         const user = requireUser(request);
         await disputeResult(ctx, request.params.id, user.id, request.body.reason);
+        return viewOf(request.params.id, user);
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/confirm',
+      {
+        config: { access: 'user' },
+        schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        await confirmResult(ctx, request.params.id, user.id);
+        return viewOf(request.params.id, user);
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/no-show',
+      {
+        config: { access: 'user' },
+        schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        await claimNoShow(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
       },
     );

@@ -7,6 +7,7 @@ import type { Executor } from '#server/db/client.ts';
 import { challenges } from '#server/db/schema/challenges.ts';
 import { ledgerAccounts, ledgerTransfers } from '#server/db/schema/ledger.ts';
 import { challengeEscrow, userWallet } from '#server/features/ledger/accounts.ts';
+import { getUserBalances } from '#server/features/ledger/balances.ts';
 import type { Ledger } from '#server/features/ledger/ledger.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
@@ -93,7 +94,7 @@ describe('a challenge that changes between the read and the write', () => {
     expect(row).toMatchObject({ status: 'cancelled', acceptorId: null });
   });
 
-  it('a result that finds another result recorded meanwhile is refused; one settlement', async () => {
+  it('a different result that finds another recorded meanwhile disputes it; one settlement', async () => {
     const creator = await player(1000n);
     const acceptor = await player(1000n);
     const id = await createChallenge(plain, creator, challenge);
@@ -105,21 +106,45 @@ describe('a challenge that changes between the read and the write', () => {
 
     await expect(
       submitScores(ctx, id, creator, { ...result, creatorScore: 5, acceptorScore: 1 }),
-    ).rejects.toMatchObject({
-      code: 'CHALLENGE_NOT_ACCEPTED',
-      message: CHALLENGE_MESSAGES.alreadySubmitted,
-    });
+    ).resolves.toMatchObject({ status: 'disputed', winnerId: creator });
     expect(writes()).toBe(1);
-    // The acceptor's result stands: prize $20 − 5% fee to the acceptor.
-    expect(await balanceOf(t.database, acceptor)).toBe(1900n);
+    // The acceptor's result was recorded first; its credit stays held for an admin.
+    expect(await balanceOf(t.database, acceptor)).toBe(0n);
     expect(await balanceOf(t.database, creator)).toBe(0n);
+    expect(await getUserBalances(t.database.db, acceptor)).toEqual({
+      availableCents: 0n,
+      underReviewCents: 1900n,
+    });
     const settlements = await t.database.db
       .select()
       .from(ledgerTransfers)
       .where(eq(ledgerTransfers.idempotencyKey, `settle:${id}`));
     expect(settlements).toHaveLength(1);
     const [row] = await t.database.db.select().from(challenges).where(eq(challenges.id, id));
-    expect(row).toMatchObject({ status: 'completed', winnerId: acceptor, submittedBy: acceptor });
+    expect(row).toMatchObject({ status: 'disputed', winnerId: acceptor, submittedBy: acceptor });
+  });
+
+  it('the same result reported by both at once confirms it: the winner is paid once', async () => {
+    const creator = await player(1000n);
+    const acceptor = await player(1000n);
+    const id = await createChallenge(plain, creator, challenge);
+    await acceptChallenge(plain, id, acceptor);
+    const scores = {
+      screenshot: 'https://example.com/result.png',
+      creatorScore: 0,
+      acceptorScore: 2,
+    };
+    const { ctx } = interrupted(() => submitScores(plain, id, acceptor, scores));
+
+    await expect(submitScores(ctx, id, creator, scores)).resolves.toMatchObject({
+      status: 'completed',
+      winnerId: acceptor,
+      winnerBalanceCents: 1900n,
+    });
+    expect(await balanceOf(t.database, acceptor)).toBe(1900n);
+    const [row] = await t.database.db.select().from(challenges).where(eq(challenges.id, id));
+    expect(row).toMatchObject({ status: 'completed', releaseCause: 'agreed' });
+    await expectLedgerHealthy(t.database);
   });
 
   it('the database’s challenge calls post to the accounts the application names', async () => {

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { CHALLENGE_MESSAGES, DISPUTE_WINDOW_MS } from '#shared/contracts/challenges.ts';
-import { centsToDecimalString, dollars } from '#shared/money.ts';
+import { centsToDecimalString, dollars, formatCents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { challenges, type Challenge } from '../../db/schema/challenges.ts';
 import { inTransaction, retryingConflicts, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { listAuditEntries } from '../audit/audit-log.ts';
 import { challengeEscrow, userWallet } from '../ledger/accounts.ts';
-import { getUserBalanceCents } from '../ledger/balances.ts';
+import { getUserBalances, totalCents } from '../ledger/balances.ts';
 import type { Mail } from '../mail/outbox.ts';
 import {
   acceptChallengeCall,
@@ -18,7 +18,17 @@ import {
   type ChallengeOutcome,
   type Contact,
 } from './repository.ts';
+import {
+  announceChallenge,
+  isUnderReview,
+  opponentOf,
+  refundBothLocked,
+  releaseLocked,
+  requireParticipant,
+  reviewEndsAt,
+} from './review.ts';
 import { settle, winnerOf } from './settlement.ts';
+import { notify, publishStored } from '../notifications/notify.ts';
 
 export interface CreateChallengeInput {
   game: string;
@@ -147,6 +157,18 @@ export async function acceptChallenge(
         throw new AppError('OWN_CHALLENGE', CHALLENGE_MESSAGES.ownChallenge);
       throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
     }
+    // Told after the acceptance committed (challenge_accept of migration 0009 writes no
+    // notifications): a crash between the two loses this notice, never money or the match.
+    await inTransaction(ctx.db, (uow) =>
+      notify(uow, ctx.bus, {
+        userId: outcome.creator_id,
+        kind: 'challenge_accepted',
+        challengeId,
+        title: `Challenge #${challengeId} was accepted`,
+        body: `Your challenge #${challengeId} was accepted. Get ready to compete!`,
+        dedupeKey: `challenge-accepted:${challengeId}`,
+      }),
+    );
     await announceCommitted(ctx, {
       id: challengeId,
       status: 'accepted',
@@ -156,74 +178,196 @@ export async function acceptChallenge(
   });
 }
 
+/**
+ * The creator withdraws an open challenge (its stake comes back), or a player of an accepted
+ * match asks to call it off (DESIGN §10): once both have asked, both stakes are refunded.
+ */
 export async function cancelChallenge(
   ctx: AppContext,
   challengeId: number,
   userId: number,
 ): Promise<void> {
-  await inTransaction(ctx.db, async (uow) => {
-    const challenge = await requireLocked(uow, challengeId);
-    if (challenge.creatorId !== userId)
-      throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.onlyCreatorCancels);
-    if (challenge.status !== 'open')
-      throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.cannotCancel);
-    await ctx.ledger.post(uow, {
-      idempotencyKey: `refund:cancel:${challenge.id}`,
-      kind: 'refund',
-      reference: { type: 'challenge', id: challenge.id },
-      entries: [
-        {
-          account: challengeEscrow(challenge.id),
-          direction: 'debit',
-          amountCents: challenge.amountCents,
-        },
-        {
-          account: userWallet(challenge.creatorId),
-          direction: 'credit',
-          amountCents: challenge.amountCents,
-        },
-      ],
+  await retryingConflicts(() =>
+    inTransaction(ctx.db, async (uow) => {
+      const challenge = await requireLocked(uow, challengeId);
+      if (challenge.status === 'accepted') {
+        await requestMutualCancel(ctx, uow, challenge, userId);
+        return;
+      }
+      if (challenge.creatorId !== userId)
+        throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.onlyCreatorCancels);
+      if (challenge.status !== 'open')
+        throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.cannotCancel);
+      await ctx.ledger.post(uow, {
+        idempotencyKey: `refund:cancel:${challenge.id}`,
+        kind: 'refund',
+        reference: { type: 'challenge', id: challenge.id },
+        entries: [
+          {
+            account: challengeEscrow(challenge.id),
+            direction: 'debit',
+            amountCents: challenge.amountCents,
+          },
+          {
+            account: userWallet(challenge.creatorId),
+            direction: 'credit',
+            amountCents: challenge.amountCents,
+          },
+        ],
+      });
+      await uow.tx
+        .update(challenges)
+        .set({ status: 'cancelled', cancelCause: 'creator', updatedAt: ctx.clock() })
+        .where(eq(challenges.id, challenge.id));
+      announce(ctx, uow, { ...challenge, status: 'cancelled' });
+    }),
+  );
+}
+
+async function requestMutualCancel(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  challenge: Challenge,
+  userId: number,
+): Promise<void> {
+  requireParticipant(challenge, userId);
+  const isCreator = userId === challenge.creatorId;
+  const mine = isCreator ? challenge.creatorCancelRequestedAt : challenge.acceptorCancelRequestedAt;
+  const theirs = isCreator
+    ? challenge.acceptorCancelRequestedAt
+    : challenge.creatorCancelRequestedAt;
+  if (mine !== null) throw new AppError('CONFLICT', CHALLENGE_MESSAGES.cancelRequested);
+  const opponent = opponentOf(challenge, userId);
+  if (theirs !== null) {
+    await refundBothLocked(ctx, uow, challenge, 'mutual');
+    for (const playerId of [challenge.creatorId, challenge.acceptorId]) {
+      if (playerId === null) continue;
+      await notify(uow, ctx.bus, {
+        userId: playerId,
+        kind: 'match_cancelled',
+        challengeId: challenge.id,
+        title: `Challenge #${challenge.id} called off: your stake is back`,
+        body:
+          `Both players agreed to call off challenge #${challenge.id} (${challenge.game}); ` +
+          `each stake of ${formatCents(challenge.amountCents)} was refunded.`,
+        dedupeKey: `match-cancelled:${challenge.id}:${playerId}`,
+      });
+    }
+    return;
+  }
+  const now = ctx.clock();
+  await uow.tx
+    .update(challenges)
+    .set(
+      isCreator
+        ? { creatorCancelRequestedAt: now, updatedAt: now }
+        : { acceptorCancelRequestedAt: now, updatedAt: now },
+    )
+    .where(eq(challenges.id, challenge.id));
+  if (opponent !== null) {
+    await notify(uow, ctx.bus, {
+      userId: opponent,
+      kind: 'cancel_requested',
+      challengeId: challenge.id,
+      title: `Challenge #${challenge.id}: your opponent asks to call it off`,
+      body:
+        `Your opponent asked to call off challenge #${challenge.id} (${challenge.game}). ` +
+        'Ask to cancel too and both stakes are refunded; otherwise play and report the result.',
+      dedupeKey: `cancel-requested:${challenge.id}:${userId}`,
     });
-    await uow.tx
-      .update(challenges)
-      .set({ status: 'cancelled', updatedAt: ctx.clock() })
-      .where(eq(challenges.id, challenge.id));
-    announce(ctx, uow, { ...challenge, status: 'cancelled' });
-  });
+  }
+  announceChallenge(ctx, uow, challenge);
+}
+
+/**
+ * A player of an accepted match says the opponent never showed, once `NO_SHOW_MINUTES` have
+ * passed since acceptance: the match goes to the admins as a dispute with the reason No-show,
+ * its stakes still in escrow; both players may add evidence.
+ */
+export async function claimNoShow(
+  ctx: AppContext,
+  challengeId: number,
+  userId: number,
+): Promise<void> {
+  await retryingConflicts(() =>
+    inTransaction(ctx.db, async (uow) => {
+      const challenge = await requireLocked(uow, challengeId);
+      requireParticipant(challenge, userId);
+      if (challenge.status !== 'accepted' || challenge.acceptedAt === null)
+        throw new AppError('CHALLENGE_NOT_ACCEPTED', CHALLENGE_MESSAGES.noShowNotAccepted);
+      const now = ctx.clock();
+      const allowedAt = challenge.acceptedAt.getTime() + ctx.env.NO_SHOW_MINUTES * 60_000;
+      if (now.getTime() < allowedAt)
+        throw new AppError('CONFLICT', CHALLENGE_MESSAGES.noShowTooEarly);
+      await uow.tx
+        .update(challenges)
+        .set({
+          status: 'disputed',
+          disputeReason: CHALLENGE_MESSAGES.noShowReason,
+          noShowClaimedBy: userId,
+          submittedBy: userId,
+          completedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(challenges.id, challenge.id));
+      const opponent = opponentOf(challenge, userId);
+      if (opponent !== null) {
+        await notify(uow, ctx.bus, {
+          userId: opponent,
+          kind: 'no_show_claimed',
+          challengeId: challenge.id,
+          title: `Challenge #${challenge.id}: your opponent reported a no-show`,
+          body:
+            `Your opponent says you did not show up for challenge #${challenge.id} ` +
+            `(${challenge.game}). An admin will decide; add your evidence on the challenge page.`,
+          dedupeKey: `no-show:${challenge.id}`,
+        });
+      }
+      announce(ctx, uow, { ...challenge, status: 'disputed' });
+    }),
+  );
 }
 
 function resultMails(
   challenge: Challenge,
   players: Contact[],
+  reporterId: number,
   winnerId: number,
   winnerCreditCents: bigint,
+  reviewEnd: Date,
 ): Mail[] {
-  return players.flatMap((player) =>
-    player.email
-      ? [
-          {
-            dedupeKey: `challenge-result:${challenge.id}:${player.id}`,
-            recipient: player.email,
-            subject: `Challenge #${challenge.id} (${challenge.game}): results are in`,
-            body:
-              player.id === winnerId
-                ? `Congratulations ${player.username}, you won challenge #${challenge.id}. ` +
-                  `$${centsToDecimalString(winnerCreditCents)} has been credited to your balance. ` +
-                  'An admin reviews every result and its screenshot.'
-                : `Hi ${player.username}, the results of challenge #${challenge.id} were submitted and your ` +
-                  'opponent won. If the result is wrong you can dispute it within 24 hours from the challenge page.',
-            metadata: { challengeId: challenge.id, userId: player.id },
-          },
-        ]
-      : [],
-  );
+  const held =
+    `$${centsToDecimalString(winnerCreditCents)} is held for review until ` +
+    `${reviewEnd.toISOString()}, then added to the winner's available balance.`;
+  return players.flatMap((player) => {
+    if (!player.email) return [];
+    const won = player.id === winnerId;
+    const reported = player.id === reporterId;
+    const body = won
+      ? `Congratulations ${player.username}, you won challenge #${challenge.id}. ${held} ` +
+        (reported
+          ? 'Your opponent can confirm or dispute the result until then.'
+          : 'An admin reviews every result and its screenshot.')
+      : `Hi ${player.username}, the results of challenge #${challenge.id} were submitted and your ` +
+        `opponent won. ${held} If the result is wrong, dispute it from the challenge page before then.`;
+    return [
+      {
+        dedupeKey: `challenge-result:${challenge.id}:${player.id}`,
+        recipient: player.email,
+        subject: `Challenge #${challenge.id} (${challenge.game}): results are in`,
+        body,
+        metadata: { challengeId: challenge.id, userId: player.id },
+      },
+    ];
+  });
 }
 
 /**
- * Records the scores and, unless the submission disputes, pays the winner from the escrow:
- * prize − fee to the winner, the fee to the house (DESIGN §3). Scores, mail and money are one
- * call guarded by `status = 'accepted'`, and the `settle:{id}` idempotency key stands
- * behind it: a second settlement is impossible.
+ * Records the scores and, unless the submission disputes, moves the prize out of the escrow: the
+ * winner's credit (prize − fee) into review, the fee to the house (DESIGN §3, §10). Scores, mail
+ * and money are one call guarded by `status = 'accepted'`, and the `settle:{id}` idempotency key
+ * stands behind it: a second settlement is impossible. When the opponent of the reporter submits
+ * during the review, that is their answer: the same winner confirms, another disputes.
  */
 export async function submitScores(
   ctx: AppContext,
@@ -238,6 +382,14 @@ export async function submitScores(
       if (submitterId !== creatorId && submitterId !== acceptorId) {
         throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
       }
+      if (
+        acceptorId !== null &&
+        isUnderReview(challenge) &&
+        challenge.submittedBy !== null &&
+        challenge.submittedBy !== submitterId
+      ) {
+        return answerReport(ctx, challengeId, submitterId, submission);
+      }
       if (challenge.status !== 'accepted' || acceptorId === null) {
         const message =
           challenge.status === 'completed' || challenge.status === 'disputed'
@@ -250,7 +402,25 @@ export async function submitScores(
       const { prizeCents, feeCents, winnerCreditCents } = settle(challenge.amountCents);
       const status = submission.disputeReason === undefined ? 'completed' : 'disputed';
       const players = acceptor ? [creator, acceptor] : [creator];
-      const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
+      const now = ctx.clock();
+      const endsAt = reviewEndsAt(ctx, now);
+      const opponent = opponentOf(challenge, submitterId);
+      const news =
+        status === 'completed' && opponent !== null
+          ? [
+              {
+                userId: opponent,
+                kind: 'result_reported' as const,
+                title: `Challenge #${challenge.id}: a result was reported`,
+                body:
+                  `Your opponent reported ${submission.creatorScore}–${submission.acceptorScore} ` +
+                  `on challenge #${challenge.id} (${challenge.game}). Confirm or dispute it ` +
+                  `before ${endsAt.toISOString()}; after that it stands.`,
+                dedupeKey: `result-reported:${challenge.id}`,
+              },
+            ]
+          : [];
+      const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(
         ctx.db,
         'settlement',
         recordResultCall(
@@ -266,62 +436,140 @@ export async function submitScores(
             submittedBy: submitterId,
             prizeCents,
             feeCents,
-            now: ctx.clock(),
+            now,
+            reviewEndsAt: endsAt,
           },
-          resultMails(challenge, players, winnerId, winnerCreditCents),
+          resultMails(challenge, players, submitterId, winnerId, winnerCreditCents, endsAt),
+          news,
         ),
       );
       if (!outcome?.changed) return null;
 
-      let winnerBalanceCents: bigint;
-      if (status === 'disputed') {
-        // A disputed submission moves no money: the stakes wait in escrow for an admin.
-        winnerBalanceCents = await getUserBalanceCents(ctx.db, winnerId);
-      } else {
-        const after = transfer?.balancesAfter.get(userWallet(winnerId));
-        if (after === undefined) throw new Error('settlement did not touch the winner’s wallet');
-        winnerBalanceCents = after;
-      }
-
+      await publishStored(
+        ctx.db,
+        ctx.bus,
+        news.map((item) => item.dedupeKey),
+      );
+      const winnerBalanceCents = totalCents(await getUserBalances(ctx.db, winnerId));
       await announceCommitted(ctx, { ...challenge, status });
       return { status, winnerId, prizeCents, feeCents, winnerBalanceCents };
     },
   );
 }
 
-/** The other player contests a completed result within 24 hours (DESIGN §3); an admin decides. */
+/**
+ * The opponent's own report on a result under review: the same winner confirms it (the credit
+ * is released now), another winner disputes it, with their reason or their scores as the reason.
+ */
+async function answerReport(
+  ctx: AppContext,
+  challengeId: number,
+  submitterId: number,
+  submission: ScoreSubmission,
+): Promise<SubmissionResult> {
+  return retryingConflicts(() =>
+    inTransaction(ctx.db, async (uow) => {
+      const challenge = await requireLocked(uow, challengeId);
+      if (!isUnderReview(challenge) || challenge.acceptorId === null) {
+        throw new AppError('CHALLENGE_NOT_ACCEPTED', CHALLENGE_MESSAGES.alreadySubmitted);
+      }
+      const { prizeCents, feeCents } = settle(challenge.amountCents);
+      const claimed = winnerOf(submission, {
+        creatorId: challenge.creatorId,
+        acceptorId: challenge.acceptorId,
+      });
+      if (claimed === challenge.winnerId && submission.disputeReason === undefined) {
+        await releaseLocked(ctx, uow, challenge, 'agreed');
+        const balance = await getUserBalances(uow.tx, claimed);
+        return {
+          status: 'completed' as const,
+          winnerId: claimed,
+          prizeCents,
+          feeCents,
+          winnerBalanceCents: totalCents(balance),
+        };
+      }
+      await disputeLocked(
+        ctx,
+        uow,
+        challenge,
+        submitterId,
+        submission.disputeReason ??
+          `The other player reported ${submission.creatorScore}–${submission.acceptorScore}`,
+      );
+      const balance = await getUserBalances(uow.tx, claimed);
+      return {
+        status: 'disputed' as const,
+        winnerId: claimed,
+        prizeCents,
+        feeCents,
+        winnerBalanceCents: totalCents(balance),
+      };
+    }),
+  );
+}
+
+/**
+ * The other player contests a completed result (DESIGN §10): while its credit is under review,
+ * or, for a result settled before reviews existed, within 24 hours; an admin decides.
+ */
 export async function disputeResult(
   ctx: AppContext,
   challengeId: number,
   userId: number,
   reason: string,
 ): Promise<void> {
-  await inTransaction(ctx.db, async (uow) => {
-    const challenge = await requireLocked(uow, challengeId);
-    if (userId !== challenge.creatorId && userId !== challenge.acceptorId) {
-      throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
-    }
-    const now = ctx.clock();
-    const withinWindow =
-      challenge.completedAt !== null &&
-      now.getTime() - challenge.completedAt.getTime() <= DISPUTE_WINDOW_MS;
-    if (challenge.status !== 'completed' || !withinWindow) {
-      throw new AppError('CONFLICT', CHALLENGE_MESSAGES.disputeNotAllowed);
-    }
-    if (challenge.submittedBy === userId)
-      throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.disputeOwnSubmission);
-    // A dispute brings a result before an admin; once one has decided, the decision is final.
-    const decisions = await listAuditEntries(uow.tx, {
-      limit: 1,
-      action: 'dispute.resolve',
-      targetType: 'challenge',
-      targetId: String(challenge.id),
-    });
-    if (decisions.length > 0) throw new AppError('CONFLICT', CHALLENGE_MESSAGES.decidedByAdmin);
-    await uow.tx
-      .update(challenges)
-      .set({ status: 'disputed', disputeReason: reason, updatedAt: now })
-      .where(eq(challenges.id, challenge.id));
-    announce(ctx, uow, { ...challenge, status: 'disputed' });
+  await retryingConflicts(() =>
+    inTransaction(ctx.db, async (uow) => {
+      const challenge = await requireLocked(uow, challengeId);
+      requireParticipant(challenge, userId);
+      await disputeLocked(ctx, uow, challenge, userId, reason);
+    }),
+  );
+}
+
+async function disputeLocked(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  challenge: Challenge,
+  userId: number,
+  reason: string,
+): Promise<void> {
+  const now = ctx.clock();
+  const open =
+    challenge.reviewEndsAt === null
+      ? challenge.completedAt !== null &&
+        now.getTime() - challenge.completedAt.getTime() <= DISPUTE_WINDOW_MS
+      : isUnderReview(challenge) && now < challenge.reviewEndsAt;
+  // A dispute brings a result before an admin; once one has decided, the decision is final.
+  const decisions = await listAuditEntries(uow.tx, {
+    limit: 1,
+    action: 'dispute.resolve',
+    targetType: 'challenge',
+    targetId: String(challenge.id),
   });
+  if (decisions.length > 0) throw new AppError('CONFLICT', CHALLENGE_MESSAGES.decidedByAdmin);
+  if (challenge.status !== 'completed' || !open) {
+    throw new AppError('CONFLICT', CHALLENGE_MESSAGES.disputeNotAllowed);
+  }
+  if (challenge.submittedBy === userId)
+    throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.disputeOwnSubmission);
+  await uow.tx
+    .update(challenges)
+    .set({ status: 'disputed', disputeReason: reason, updatedAt: now })
+    .where(eq(challenges.id, challenge.id));
+  if (challenge.submittedBy !== null) {
+    await notify(uow, ctx.bus, {
+      userId: challenge.submittedBy,
+      kind: 'result_disputed',
+      challengeId: challenge.id,
+      title: `Challenge #${challenge.id}: your result is disputed`,
+      body:
+        `Your opponent disputed the result of challenge #${challenge.id} (${challenge.game}): ` +
+        `${reason}. The winnings stay held until an admin decides; add your evidence on the ` +
+        'challenge page.',
+      dedupeKey: `result-disputed:${challenge.id}`,
+    });
+  }
+  announce(ctx, uow, { ...challenge, status: 'disputed' });
 }

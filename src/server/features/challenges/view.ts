@@ -37,7 +37,15 @@ function viewWith(
     creatorScore !== null && acceptorScore !== null && screenshotUrl !== null
       ? { creatorScore, acceptorScore, screenshot: screenshotUrl }
       : null;
-  const disputable = challenge.status === 'completed' && challenge.completedAt !== null;
+  const underReview =
+    challenge.status === 'completed' &&
+    challenge.reviewEndsAt !== null &&
+    challenge.releasedAt === null;
+  // Results from before reviews existed could be disputed for 24 hours after completion.
+  const legacyDisputableUntil =
+    challenge.status === 'completed' && challenge.reviewEndsAt === null && challenge.completedAt
+      ? new Date(challenge.completedAt.getTime() + DISPUTE_WINDOW_MS).toISOString()
+      : null;
 
   return {
     id: challenge.id,
@@ -65,10 +73,19 @@ function viewWith(
     updatedAt: challenge.updatedAt.toISOString(),
     acceptedAt: challenge.acceptedAt?.toISOString() ?? null,
     completedAt: challenge.completedAt?.toISOString() ?? null,
-    disputableUntil:
-      disputable && challenge.completedAt
-        ? new Date(challenge.completedAt.getTime() + DISPUTE_WINDOW_MS).toISOString()
-        : null,
+    disputableUntil: underReview
+      ? (challenge.reviewEndsAt?.toISOString() ?? null)
+      : legacyDisputableUntil,
+    reviewEndsAt: underReview ? (challenge.reviewEndsAt?.toISOString() ?? null) : null,
+    releasedAt: challenge.releasedAt?.toISOString() ?? null,
+    cancelRequestedBy: [
+      ...(challenge.creatorCancelRequestedAt ? [challenge.creatorId] : []),
+      ...(challenge.acceptorCancelRequestedAt && challenge.acceptorId !== null
+        ? [challenge.acceptorId]
+        : []),
+    ],
+    noShowClaimedBy: challenge.noShowClaimedBy,
+    cancelCause: challenge.cancelCause,
     creator: party(row.creator),
     acceptor: row.acceptor ? party(row.acceptor) : null,
   };

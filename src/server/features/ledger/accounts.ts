@@ -3,7 +3,7 @@
  * whether the account may go below zero. Only the house's adjustment account and the outside
  * world (`external:*`) may: money that enters from outside leaves those accounts negative.
  */
-export type AccountKind = 'user' | 'escrow' | 'payout_hold' | 'house' | 'external';
+export type AccountKind = 'user' | 'escrow' | 'review' | 'payout_hold' | 'house' | 'external';
 
 export interface AccountDescription {
   kind: AccountKind;
@@ -19,6 +19,11 @@ export const EXTERNAL_CRYPTO = 'external:crypto';
 
 export const userWallet = (userId: number): string => `user:${userId}`;
 export const challengeEscrow = (challengeId: number): string => `escrow:challenge:${challengeId}`;
+/**
+ * A reported result's credit while the opponent may still contest it (DESIGN §10). The account
+ * belongs to the winner (`user_id`), set when the result's settlement opens it.
+ */
+export const challengeReview = (challengeId: number): string => `review:challenge:${challengeId}`;
 export const payoutHold = (payoutId: number): string => `payout:hold:${payoutId}`;
 
 const FIXED_ACCOUNTS: Record<string, AccountDescription> = {
@@ -37,6 +42,9 @@ export function describeAccount(key: string): AccountDescription | null {
   if (wallet?.[1]) return { kind: 'user', allowNegative: false, userId: Number(wallet[1]) };
   if (/^escrow:challenge:[1-9]\d*$/.test(key))
     return { kind: 'escrow', allowNegative: false, userId: null };
+  // Its owner is recorded when the settlement opens it; later transfers leave it as it is.
+  if (/^review:challenge:[1-9]\d*$/.test(key))
+    return { kind: 'review', allowNegative: false, userId: null };
   if (/^payout:hold:[1-9]\d*$/.test(key))
     return { kind: 'payout_hold', allowNegative: false, userId: null };
   return null;

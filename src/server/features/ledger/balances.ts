@@ -1,14 +1,65 @@
-import { eq } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { ledgerAccounts } from '../../db/schema/ledger.ts';
-import { userWallet } from './accounts.ts';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, sqlArray, type Executor } from '../../db/client.ts';
 
-/** A user's wallet balance: the ledger's cached balance, zero before the first movement. */
+/**
+ * A player's money as the API shows it (DESIGN §10): `available` is the wallet, which staking and
+ * payouts may use; `underReview` is what reported results hold for them until their opponents
+ * have had their say. The SPEC's `balance` is the two together.
+ */
+export interface UserBalances {
+  availableCents: bigint;
+  underReviewCents: bigint;
+}
+
+export const ZERO_BALANCES: UserBalances = { availableCents: 0n, underReviewCents: 0n };
+
+export const totalCents = (balances: UserBalances): bigint =>
+  balances.availableCents + balances.underReviewCents;
+
+/**
+ * The SQL of one player's balances, for a statement that selects users: `available` from the
+ * wallet by its key, `under_review` from the few review accounts that hold money (a partial
+ * index), whatever number of results the player ever won.
+ */
+export const balanceColumns = (userId: SQL): SQL => sql`
+  coalesce((select w.balance_cents from ledger_accounts w where w.key = 'user:' || ${userId}), 0)::text
+    as available_cents,
+  coalesce((select sum(r.balance_cents) from ledger_accounts r
+    where r.user_id = ${userId} and r.kind = 'review' and r.balance_cents <> 0), 0)::text
+    as under_review_cents`;
+
+interface BalanceRow {
+  user_id: number;
+  available_cents: string;
+  under_review_cents: string;
+}
+
+/** Several players' balances in one statement; a player with no ledger account has zero. */
+export async function getUsersBalances(
+  db: Executor,
+  userIds: readonly number[],
+): Promise<Map<number, UserBalances>> {
+  const balances = new Map<number, UserBalances>();
+  if (userIds.length === 0) return balances;
+  const rows = await queryRows<BalanceRow>(
+    db,
+    sql`select u.id as user_id, ${balanceColumns(sql`u.id`)}
+      from unnest(${sqlArray([...userIds], 'integer')}) as u(id)`,
+  );
+  for (const row of rows) {
+    balances.set(Number(row.user_id), {
+      availableCents: BigInt(row.available_cents),
+      underReviewCents: BigInt(row.under_review_cents),
+    });
+  }
+  return balances;
+}
+
+export async function getUserBalances(db: Executor, userId: number): Promise<UserBalances> {
+  return (await getUsersBalances(db, [userId])).get(userId) ?? ZERO_BALANCES;
+}
+
+/** A player's wallet alone (their `available` money): the ledger's cached balance, zero before any. */
 export async function getUserBalanceCents(db: Executor, userId: number): Promise<bigint> {
-  const [row] = await db
-    .select({ balanceCents: ledgerAccounts.balanceCents })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.key, userWallet(userId)))
-    .limit(1);
-  return row?.balanceCents ?? 0n;
+  return (await getUserBalances(db, userId)).availableCents;
 }

@@ -10,7 +10,7 @@ export interface InvariantReport {
  * The ledger's invariants (DESIGN §2), checked from the rows themselves:
  * every transfer sums to zero, so all postings do; each cached balance equals the sum of its
  * postings; no account that may not go negative is negative; no finished challenge's escrow
- * still holds money.
+ * still holds money; no settled result's review account does.
  */
 export async function checkLedgerInvariants(db: Executor): Promise<InvariantReport> {
   const problems: string[] = [];
@@ -66,6 +66,22 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
   );
   for (const row of leftovers)
     problems.push(`${row.key} still holds ${row.balance} cents but is ${row.status}`);
+
+  // A result's credit is held only while the result is under review or disputed (DESIGN §10):
+  // once released, decided or refunded, its review account is empty.
+  const heldAfter = await queryRows<{ key: string; balance: string; status: string }>(
+    db,
+    sql`
+    select a.key, a.balance_cents::text as balance, c.status
+    from ledger_accounts a
+    join challenges c on a.key = 'review:challenge:' || c.id
+    where a.kind = 'review' and a.balance_cents <> 0
+      and not (c.status in ('completed', 'disputed') and c.released_at is null)
+    limit 50`,
+  );
+  for (const row of heldAfter) {
+    problems.push(`${row.key} still holds ${row.balance} cents but its result is settled`);
+  }
 
   return { ok: problems.length === 0, problems };
 }

@@ -101,7 +101,15 @@ describe('posting transfers', () => {
     const unsubscribe = bus.subscribe((event) => events.push(event));
     await deposit(alice, 700n);
     unsubscribe();
-    expect(events).toEqual([{ type: 'balance', userId: alice, balanceCents: '700' }]);
+    expect(events).toEqual([
+      {
+        type: 'balance',
+        userId: alice,
+        balanceCents: '700',
+        availableCents: '700',
+        underReviewCents: '0',
+      },
+    ]);
   });
 
   it.each<[string, (a: number, b: number) => TransferInput]>([
@@ -278,7 +286,13 @@ describe('a transfer posted by a statement of its own (postWith)', () => {
     expect(transfer).toMatchObject({ replayed: false });
     expect(transfer?.balancesAfter.get(userWallet(a))).toBe(900n);
     expect(await getUserBalanceCents(database.db, a)).toBe(900n);
-    expect(events).toContainEqual({ type: 'balance', userId: a, balanceCents: '900' });
+    expect(events).toContainEqual({
+      type: 'balance',
+      userId: a,
+      balanceCents: '900',
+      availableCents: '900',
+      underReviewCents: '0',
+    });
   });
 
   it('answers no transfer and writes nothing when the statement does not call the ledger', async () => {

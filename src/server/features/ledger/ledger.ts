@@ -5,6 +5,7 @@ import { brokenCheck, sqlState, type UnitOfWork } from '../../db/transaction.ts'
 import { AppError } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import { describeAccount } from './accounts.ts';
+import { getUsersBalances, totalCents } from './balances.ts';
 
 /** `debit` takes money out of the account, `credit` puts it in. Amounts are positive cents. */
 export interface Entry {
@@ -166,12 +167,13 @@ async function runPosting<T>(db: Executor, statement: SQL): Promise<T[]> {
   }
 }
 
-/** The transfer in a posting statement's rows, and the wallets it left at new balances. */
+/** The transfer in a posting statement's rows, and the players whose money it moved. */
 function postedResult(
   rows: PostedColumns[],
-): (TransferResult & { touchedUsers: Map<number, bigint> }) | null {
+): (TransferResult & { touchedUsers: Set<number> }) | null {
   const balancesAfter = new Map<string, bigint>();
-  const touchedUsers = new Map<number, bigint>();
+  // Wallets and review accounts carry their player's id; escrows, holds and the house none.
+  const touchedUsers = new Set<number>();
   let transferId: bigint | undefined;
   let replayed = false;
   for (const row of rows) {
@@ -183,15 +185,32 @@ function postedResult(
     }
     const balance = BigInt(row.balance_cents);
     balancesAfter.set(row.account_key, balance);
-    if (row.account_user_id !== null) touchedUsers.set(row.account_user_id, balance);
+    if (row.account_user_id !== null) touchedUsers.add(row.account_user_id);
   }
   if (transferId === undefined) return null;
   return { transferId, replayed, balancesAfter, touchedUsers };
 }
 
 export function createLedger(bus: EventBus): Ledger {
-  const balanceEvent = (userId: number, balance: bigint) => () =>
-    bus.publish({ type: 'balance', userId, balanceCents: balance.toString() });
+  /**
+   * What the players' sockets are told: each touched player's money as the API shows it. A
+   * wallet's new balance is in the transfer's rows, but `balance` also counts every credit the
+   * player has under review, so the balances are read once, by the executor that posted.
+   */
+  const balanceEvents = async (db: Executor, userIds: Set<number>) => {
+    const balances = await getUsersBalances(db, [...userIds]);
+    return [...balances].map(
+      ([userId, money]) =>
+        () =>
+          bus.publish({
+            type: 'balance',
+            userId,
+            balanceCents: totalCents(money).toString(),
+            availableCents: money.availableCents.toString(),
+            underReviewCents: money.underReviewCents.toString(),
+          }),
+    );
+  };
 
   return {
     async post(uow, input) {
@@ -203,7 +222,7 @@ export function createLedger(bus: EventBus): Ledger {
       const posted = postedResult(rows);
       if (!posted) throw new Error(`ledger_post answered nothing for ${input.idempotencyKey}`);
       const { touchedUsers, ...result } = posted;
-      for (const [userId, balance] of touchedUsers) uow.afterCommit(balanceEvent(userId, balance));
+      for (const publish of await balanceEvents(uow.tx, touchedUsers)) uow.afterCommit(publish);
       return result;
     },
 
@@ -214,9 +233,7 @@ export function createLedger(bus: EventBus): Ledger {
       const { touchedUsers, ...transfer } = posted;
       // Committed with the statement: the events can leave now. The answer waits until they
       // have left, which paces a player's next request behind them (decision 0010).
-      await Promise.all(
-        [...touchedUsers].map(([userId, balance]) => balanceEvent(userId, balance)()),
-      );
+      await Promise.all((await balanceEvents(db, touchedUsers)).map((publish) => publish()));
       return { outcome: rows[0], transfer };
     },
   };

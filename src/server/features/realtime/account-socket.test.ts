@@ -113,7 +113,13 @@ describe('account socket /ws', () => {
     await Promise.all([tabA.opened, tabB.opened, other.opened]);
 
     await admin.post(`/api/admin/users/${owner.user.id}/balance`, { amount: '42.5' });
-    const expected = { type: 'BALANCE_UPDATE', userId: owner.user.id, newBalance: 42.5 };
+    const expected = {
+      type: 'BALANCE_UPDATE',
+      userId: owner.user.id,
+      newBalance: 42.5,
+      available: 42.5,
+      underReview: 0,
+    };
     expect(await tabA.next((m) => m.type === 'BALANCE_UPDATE')).toEqual(expected);
     expect(await tabB.next((m) => m.type === 'BALANCE_UPDATE')).toEqual(expected);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -147,6 +153,8 @@ describe.runIf(onPostgres)('across instances on one PostgreSQL', () => {
         type: 'BALANCE_UPDATE',
         userId: player.user.id,
         newBalance: 8.25,
+        available: 8.25,
+        underReview: 0,
       });
       tab.socket.close();
     });

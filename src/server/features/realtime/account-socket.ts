@@ -75,7 +75,12 @@ export const accountSocket = fp(
             type: 'BALANCE_UPDATE',
             userId: event.userId,
             newBalance: centsToDollarNumber(BigInt(event.balanceCents)),
+            available: centsToDollarNumber(BigInt(event.availableCents)),
+            underReview: centsToDollarNumber(BigInt(event.underReviewCents)),
           });
+          break;
+        case 'notification':
+          sendToUser(event.userId, { type: 'NOTIFICATION', notification: event.notification });
           break;
         case 'challenge': {
           const message: ServerMessage = {

@@ -1,15 +1,22 @@
 import type { PublicUser } from '#shared/contracts/auth.ts';
-import { centsToDollarNumber, type Cents } from '#shared/money.ts';
+import { centsToDollarNumber } from '#shared/money.ts';
 import type { Executor } from '../../db/client.ts';
 import type { User } from '../../db/schema/users.ts';
-import { getUserBalanceCents } from '../ledger/balances.ts';
+import {
+  getUserBalances,
+  totalCents,
+  ZERO_BALANCES,
+  type UserBalances,
+} from '../ledger/balances.ts';
 
 /** The API's view of a user (SPEC §3): never the password hash. */
-export function toPublicUser(user: User, balanceCents: Cents): PublicUser {
+export function toPublicUser(user: User, balances: UserBalances = ZERO_BALANCES): PublicUser {
   return {
     id: user.id,
     username: user.username,
-    balance: centsToDollarNumber(balanceCents),
+    balance: centsToDollarNumber(totalCents(balances)),
+    available: centsToDollarNumber(balances.availableCents),
+    underReview: centsToDollarNumber(balances.underReviewCents),
     avatarUrl: user.avatarUrl,
     isOver18: user.isOver18,
     isAdmin: user.isAdmin,
@@ -19,7 +26,7 @@ export function toPublicUser(user: User, balanceCents: Cents): PublicUser {
   };
 }
 
-/** The user with their current balance: what GET /api/user answers, and the page names. */
+/** The user with their current balances: what GET /api/user answers, and the page names. */
 export async function loadPublicUser(db: Executor, user: User): Promise<PublicUser> {
-  return toPublicUser(user, await getUserBalanceCents(db, user.id));
+  return toPublicUser(user, await getUserBalances(db, user.id));
 }

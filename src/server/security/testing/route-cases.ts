@@ -133,6 +133,26 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       request: async (w) => post(`/api/challenges/${await w.openChallenge()}/cancel`),
       expect: { ...signedIn(403), player: 200 },
     },
+    {
+      target: 'the accepted challenge of player and opponent: a request to call it off',
+      request: async (w) => post(`/api/challenges/${await w.acceptedChallenge()}/cancel`),
+      expect: { ...signedIn(403), player: 200, opponent: 200 },
+    },
+  ],
+  'POST /api/challenges/:id/confirm': [
+    {
+      target: 'a result player submitted, under review',
+      request: async (w) => post(`/api/challenges/${await w.completedChallenge()}/confirm`),
+      expect: { ...signedIn(403), opponent: 200 },
+    },
+  ],
+  'POST /api/challenges/:id/no-show': [
+    {
+      // Just accepted: the players are told to wait for the no-show time, everyone else refused.
+      target: 'the accepted challenge of player and opponent',
+      request: async (w) => post(`/api/challenges/${await w.acceptedChallenge()}/no-show`),
+      expect: { ...signedIn(403), player: 409, opponent: 409 },
+    },
   ],
   'POST /api/challenges/:id/submit': [
     {
@@ -263,6 +283,10 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   ],
 
   // Payouts
+  'GET /api/notifications': [{ request: () => get('/api/notifications'), expect: signedIn(200) }],
+  'POST /api/notifications/read': [
+    { request: () => post('/api/notifications/read', { all: true }), expect: signedIn(200) },
+  ],
   'GET /api/payouts': [{ request: () => get('/api/payouts'), expect: signedIn(200) }],
   'POST /api/payouts': [
     { request: () => post('/api/payouts', PAYOUT_BODY), expect: signedIn(201) },

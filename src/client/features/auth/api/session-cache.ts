@@ -14,11 +14,17 @@ export function setSessionUser(queryClient: QueryClient, user: PublicUser | null
 
 /**
  * Puts a balance the server just reported (a realtime update, a settled challenge) into the
- * cached user, if that user is still the one signed in.
+ * cached user, if that user is still the one signed in; with its split into available and under
+ * review when the report has it (DESIGN §10).
  */
-export function setCachedBalance(queryClient: QueryClient, userId: number, balance: number): void {
+export function setCachedBalance(
+  queryClient: QueryClient,
+  userId: number,
+  balance: number,
+  split?: { available: number; underReview: number },
+): void {
   queryClient.setQueryData<PublicUser | null>(userQueryKey, (user) =>
-    user && user.id === userId ? { ...user, balance } : user,
+    user && user.id === userId ? { ...user, balance, ...split } : user,
   );
 }
 

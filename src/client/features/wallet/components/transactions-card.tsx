@@ -23,6 +23,7 @@ const KIND_LABELS: Record<TransferKind, string> = {
   prize: 'Prize',
   refund: 'Refund',
   settlement: 'Challenge winnings',
+  review_release: 'Challenge winnings',
   reversal: 'Reversal',
   payout_hold: 'Payout requested',
   payout_complete: 'Payout sent',

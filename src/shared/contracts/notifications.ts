@@ -1,0 +1,57 @@
+import { z } from '../validation.ts';
+
+/** What a notification is about (DESIGN §10); the client picks an icon and a link by it. */
+export const NOTIFICATION_KINDS = [
+  'challenge_accepted',
+  'result_reported',
+  'review_ending',
+  'result_released',
+  'result_disputed',
+  'cancel_requested',
+  'match_cancelled',
+  'match_expired',
+  'no_show_claimed',
+  'dispute_decided',
+  'payout_completed',
+  'payout_failed',
+  'account_suspended',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const notificationSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  challengeId: z.number().int().nullable(),
+  title: z.string(),
+  body: z.string(),
+  createdAt: z.string(),
+  read: z.boolean(),
+});
+export type NotificationView = z.infer<typeof notificationSchema>;
+
+export const NOTIFICATION_PAGE_MAX = 50;
+
+export const listNotificationsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(NOTIFICATION_PAGE_MAX).default(20),
+  /** Only notifications with a smaller id: the last id of a page gives the next one. */
+  before: z.coerce.number().int().positive().optional(),
+});
+
+export const notificationListSchema = z.object({
+  notifications: z.array(notificationSchema),
+  unread: z.number().int(),
+});
+export type NotificationList = z.infer<typeof notificationListSchema>;
+
+export const NOTIFICATION_MESSAGES = {
+  readWhat: 'Send the ids to mark as read, or all: true',
+} as const;
+
+export const markReadBodySchema = z.union(
+  [
+    z.strictObject({ ids: z.array(z.number().int().positive()).min(1).max(NOTIFICATION_PAGE_MAX) }),
+    z.strictObject({ all: z.literal(true) }),
+  ],
+  { error: NOTIFICATION_MESSAGES.readWhat },
+);
+export type MarkReadBody = z.infer<typeof markReadBodySchema>;
