@@ -288,11 +288,11 @@ async function register(client: Client): Promise<void> {
   client.id = Number(answer.body.id);
 }
 
-/** The player's balance in dollars, as GET /api/user answers it. */
+/** The player's available money in dollars (their wallet), as GET /api/user answers it. */
 async function walletDollars(client: Client): Promise<number> {
   return client.until(
     () => client.call('GET', '/api/user'),
-    (a) => (a.status === 200 ? Number(a.body.balance) : undefined),
+    (a) => (a.status === 200 ? Number(a.body.available) : undefined),
   );
 }
 
@@ -327,7 +327,12 @@ async function deposit(client: Client, dollars: number): Promise<void> {
   acked.deposits.set(intent.paymentIntentId, BigInt(dollars * 100));
 }
 
-async function playChallenge(creator: Client, acceptor: Client, token: string): Promise<void> {
+async function playChallenge(
+  creator: Client,
+  acceptor: Client,
+  token: string,
+  confirm: boolean,
+): Promise<void> {
   const findMine = async () => {
     const list = await creator.call('GET', '/api/challenges?role=created&limit=100');
     const found = (list.body as unknown as Array<{ id: number; gamerTag: string }>).find(
@@ -376,6 +381,13 @@ async function playChallenge(creator: Client, acceptor: Client, token: string): 
     },
   );
   acked.challenges.set(token, { id, creator: creator.id, acceptor: acceptor.id, settled: true });
+  if (!confirm) return;
+  // The loser stands behind the result: its credit leaves review now. Confirming again after
+  // the release (a replay) answers 200 and moves nothing.
+  await acceptor.until(
+    () => acceptor.call('POST', `/api/challenges/${id}/confirm`),
+    (a) => (a.status === 200 ? true : undefined),
+  );
 }
 
 async function requestPayout(client: Client, token: string, wallet: string): Promise<void> {
@@ -531,10 +543,13 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
         }
         // Roles alternate and the creator wins, so both keep enough to play.
         const [creator, acceptor] = round % 2 === 0 ? [a, b] : [b, a];
+        // The loser confirms each result but one per pair, which waits for its review to end
+        // and is released by the restarted server's worker.
         await playChallenge(
           creator,
           acceptor,
           `p${pair}r${round}-${randomBytes(4).toString('hex')}`,
+          round !== 3,
         );
         if (phase === 'before') settledBeforeCrash += 1;
         const requested = payouts.get(creator) ?? 0;
@@ -598,6 +613,12 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
     // Every client was cut off mid-stream.
     expect(unanswered).toBeGreaterThanOrEqual(PAIRS);
     phase = 'after';
+    // The reviews of unconfirmed results end now, as a day would have ended them: the restarted
+    // worker releases each once, beside the confirms that replays send again.
+    const heldAtCrash = await rows<{ id: number }>(
+      `update challenges set review_ends_at = now() - interval '1 second'
+       where status = 'completed' and released_at is null returning id`,
+    );
     server = await startServer(env, baseUrl);
     releaseServer();
     await Promise.race([Promise.all(streams.slice(0, PAIRS)), failed]);
@@ -613,6 +634,32 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
       );
       if (left?.count === '0') break;
       if (Date.now() > deadline) throw new Error(`outbox not drained: ${left?.count} left`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // Results reported after the restart and not confirmed are still in their review: end it.
+    await rows(
+      `update challenges set review_ends_at = now() - interval '1 second'
+       where status = 'completed' and released_at is null`,
+    );
+    // The fair-play worker runs every 15 s: every held credit is released.
+    const releaseDeadline = Date.now() + 60_000;
+    for (;;) {
+      const [held] = await rows<{ count: string }>(
+        `select count(*)::text as count from challenges
+         where status = 'completed' and released_at is null`,
+      );
+      if (held?.count === '0') break;
+      if (Date.now() > releaseDeadline) throw new Error(`${held?.count} results never released`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // And the mails of those releases go out too.
+    const mailDeadline = Date.now() + 60_000;
+    for (;;) {
+      const [left] = await rows<{ count: string }>(
+        'select count(*)::text as count from outbox where sent_at is null',
+      );
+      if (left?.count === '0') break;
+      if (Date.now() > mailDeadline) throw new Error(`outbox not drained: ${left?.count} left`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     server.child.kill('SIGTERM');
@@ -648,10 +695,12 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
         `stake:creator:${row.id}`,
         `stake:acceptor:${row.id}`,
         `settle:${row.id}`,
+        `release:${row.id}`,
       ]) {
         expect(await transferCount(key), key).toBe(1);
       }
       expect(await balanceOf(`escrow:challenge:${row.id}`)).toBe(0n);
+      expect(await balanceOf(`review:challenge:${row.id}`)).toBe(0n);
     }
 
     const payoutRows = await rows<{ id: number; details: string; status: string }>(
@@ -692,6 +741,8 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
         return [
           `challenge-result:${row.id}:${c.creator}`,
           `challenge-result:${row.id}:${c.acceptor}`,
+          `notification:challenge-accepted:${row.id}`,
+          `notification:result-released:${row.id}`,
         ];
       }),
       ...payoutRows.map((row) => `payout-complete:${row.id}`),
@@ -735,7 +786,7 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
         `challenges, ${acked.deposits.size} deposits, ${payoutRows.length} payouts; ` +
         `${sink.deliveries.length} mails for ${expectedKeys.length} events ` +
         `(${sentBeforeCrash.length} sent before the kill, ${leased} leased by the dead worker, ` +
-        `${inFlight.length} in flight)`,
+        `${inFlight.length} in flight); ${heldAtCrash.length} results under review at the kill`,
     );
   }, 240_000);
 });

@@ -180,9 +180,35 @@ export function createChallengeCall(challenge: NewChallenge): SQL {
  * Accepts an open challenge of another player and posts the acceptor's stake, matching the
  * creator's, into its escrow. Refused (unchanged) when it is not open or is the acceptor's own.
  */
-export function acceptChallengeCall(challengeId: number, acceptorId: number, now: Date): SQL {
-  return sql`select ${CALL_COLUMNS} from challenge_accept(${challengeId}::integer,
-    ${acceptorId}::integer, ${now.toISOString()}::timestamptz)`;
+export function acceptChallengeCall(
+  challengeId: number,
+  acceptorId: number,
+  now: Date,
+  news: { title: string; body: string; dedupeKey: string },
+): SQL {
+  // The creator's notification, and its mail where they have an address, are written by the
+  // same statement as the acceptance, so that one never exists without the other (DESIGN §10).
+  return sql`with call as materialized (
+      select * from challenge_accept(${challengeId}::integer, ${acceptorId}::integer,
+        ${now.toISOString()}::timestamptz)
+    ),
+    told as (
+      insert into notifications (user_id, kind, challenge_id, title, body, dedupe_key)
+      select distinct call.creator_id, 'challenge_accepted', call.challenge_id, ${news.title}::text,
+        ${news.body}::text, ${news.dedupeKey}::text
+      from call where call.changed
+      on conflict (dedupe_key) do nothing
+      returning user_id
+    ),
+    mailed as (
+      insert into outbox (dedupe_key, recipient, subject, body)
+      select ${`notification:${news.dedupeKey}`}::text, u.email, ${news.title}::text,
+        ${news.body}::text
+      from told join users u on u.id = told.user_id
+      where u.email is not null and u.deleted_at is null
+      on conflict (dedupe_key) do nothing
+    )
+    select ${CALL_COLUMNS} from call`;
 }
 
 export interface ResultRecord {

@@ -148,7 +148,12 @@ export async function acceptChallenge(
   challengeId: number,
   acceptorId: number,
 ): Promise<void> {
-  const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock());
+  const news = {
+    title: `Challenge #${challengeId} was accepted`,
+    body: `Your challenge #${challengeId} was accepted. Get ready to compete!`,
+    dedupeKey: `challenge-accepted:${challengeId}`,
+  };
+  const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock(), news);
   await retryingConflicts(async () => {
     const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
     if (!outcome) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
@@ -157,18 +162,7 @@ export async function acceptChallenge(
         throw new AppError('OWN_CHALLENGE', CHALLENGE_MESSAGES.ownChallenge);
       throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
     }
-    // Told after the acceptance committed (challenge_accept of migration 0009 writes no
-    // notifications): a crash between the two loses this notice, never money or the match.
-    await inTransaction(ctx.db, (uow) =>
-      notify(uow, ctx.bus, {
-        userId: outcome.creator_id,
-        kind: 'challenge_accepted',
-        challengeId,
-        title: `Challenge #${challengeId} was accepted`,
-        body: `Your challenge #${challengeId} was accepted. Get ready to compete!`,
-        dedupeKey: `challenge-accepted:${challengeId}`,
-      }),
-    );
+    await publishStored(ctx.db, ctx.bus, [news.dedupeKey]);
     await announceCommitted(ctx, {
       id: challengeId,
       status: 'accepted',
