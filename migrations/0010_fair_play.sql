@@ -1,3 +1,26 @@
+CREATE TABLE "challenge_evidence" (
+	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "challenge_evidence_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
+	"challenge_id" integer NOT NULL,
+	"user_id" integer NOT NULL,
+	"statement" text,
+	"upload_id" uuid,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "challenge_evidence_not_empty" CHECK ("challenge_evidence"."statement" is not null or "challenge_evidence"."upload_id" is not null)
+);
+--> statement-breakpoint
+CREATE TABLE "player_reports" (
+	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "player_reports_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
+	"reporter_id" integer NOT NULL,
+	"reported_user_id" integer NOT NULL,
+	"challenge_id" integer,
+	"reason" text NOT NULL,
+	"status" text DEFAULT 'open' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"resolved_by" integer,
+	"resolved_at" timestamp with time zone,
+	"resolution_note" text
+);
+--> statement-breakpoint
 CREATE TABLE "notifications" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "notifications_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"user_id" integer NOT NULL,
@@ -18,15 +41,29 @@ ALTER TABLE "challenges" ADD COLUMN "creator_cancel_requested_at" timestamp with
 ALTER TABLE "challenges" ADD COLUMN "acceptor_cancel_requested_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "challenges" ADD COLUMN "no_show_claimed_by" integer;--> statement-breakpoint
 ALTER TABLE "challenges" ADD COLUMN "cancel_cause" text;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "suspended_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "suspended_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "suspension_reason" text;--> statement-breakpoint
+ALTER TABLE "challenge_evidence" ADD CONSTRAINT "challenge_evidence_challenge_id_challenges_id_fk" FOREIGN KEY ("challenge_id") REFERENCES "public"."challenges"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "challenge_evidence" ADD CONSTRAINT "challenge_evidence_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "challenge_evidence" ADD CONSTRAINT "challenge_evidence_upload_id_uploads_id_fk" FOREIGN KEY ("upload_id") REFERENCES "public"."uploads"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "player_reports" ADD CONSTRAINT "player_reports_reporter_id_users_id_fk" FOREIGN KEY ("reporter_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "player_reports" ADD CONSTRAINT "player_reports_reported_user_id_users_id_fk" FOREIGN KEY ("reported_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "player_reports" ADD CONSTRAINT "player_reports_challenge_id_challenges_id_fk" FOREIGN KEY ("challenge_id") REFERENCES "public"."challenges"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "player_reports" ADD CONSTRAINT "player_reports_resolved_by_users_id_fk" FOREIGN KEY ("resolved_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_challenge_id_challenges_id_fk" FOREIGN KEY ("challenge_id") REFERENCES "public"."challenges"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "challenge_evidence_challenge_id_idx" ON "challenge_evidence" USING btree ("challenge_id","id");--> statement-breakpoint
+CREATE INDEX "player_reports_open_idx" ON "player_reports" USING btree ("created_at") WHERE status = 'open';--> statement-breakpoint
+CREATE INDEX "player_reports_reported_user_id_idx" ON "player_reports" USING btree ("reported_user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "notifications_dedupe_key_key" ON "notifications" USING btree ("dedupe_key");--> statement-breakpoint
 CREATE INDEX "notifications_user_id_idx" ON "notifications" USING btree ("user_id","id");--> statement-breakpoint
 CREATE INDEX "notifications_unread_idx" ON "notifications" USING btree ("user_id") WHERE read_at is null;--> statement-breakpoint
 ALTER TABLE "challenges" ADD CONSTRAINT "challenges_no_show_claimed_by_users_id_fk" FOREIGN KEY ("no_show_claimed_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "challenges_review_due_idx" ON "challenges" USING btree ("review_ends_at") WHERE status = 'completed' and released_at is null and review_ends_at is not null;--> statement-breakpoint
 CREATE INDEX "challenges_accepted_at_idx" ON "challenges" USING btree ("accepted_at") WHERE status = 'accepted';--> statement-breakpoint
-CREATE INDEX "ledger_accounts_under_review_idx" ON "ledger_accounts" USING btree ("user_id") WHERE kind = 'review' and balance_cents <> 0;--> statement-breakpoint
+CREATE INDEX "ledger_accounts_under_review_idx" ON "ledger_accounts" USING btree ("user_id") WHERE kind = 'review' and balance_cents <> 0;
+--> statement-breakpoint
 -- Reports a result on an accepted challenge, as challenge_record_result (0009) did, except where
 -- the winner's credit goes: it waits in `review:challenge:{id}` (kind review, owned by the winner)
 -- until the review ends at p_review_ends_at or the opponent confirms (DESIGN §10), so that a

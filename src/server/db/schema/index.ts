@@ -1,5 +1,6 @@
 export * from './audit-log.ts';
 export * from './challenges.ts';
+export * from './fair-play.ts';
 export * from './ledger.ts';
 export * from './license-verifications.ts';
 export * from './notifications.ts';

@@ -2,13 +2,13 @@ import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-c
 import { challenges } from './challenges.ts';
 import { users } from './users.ts';
 
-export const UPLOAD_PURPOSES = ['screenshot', 'license'] as const;
+export const UPLOAD_PURPOSES = ['screenshot', 'license', 'evidence'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /**
  * A file a user uploaded, stored privately under a server-made name (DESIGN §7). Who may read
- * it follows from its purpose: a screenshot its challenge's players and admins, a licence admins
- * only.
+ * it follows from its purpose: a screenshot or a dispute's evidence its challenge's players and
+ * admins, a licence admins only.
  */
 export const uploads = pgTable(
   'uploads',

@@ -18,6 +18,14 @@ export const users = pgTable(
      * payouts name it, but its personal data is erased and it can no longer sign in.
      */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * Set while an admin has suspended the player (DESIGN §10): they may sign in, read and
+     * withdraw available money, but not deposit, create or accept. `suspended_until` null means
+     * until an admin lifts it; the reason is shown to the player.
+     */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
+    suspensionReason: text('suspension_reason'),
   },
   (table) => [
     // Usernames are unique whatever their case: "Alice" and "alice" are one player.
