@@ -35,6 +35,7 @@ const SENTINEL = 'MASS_ASSIGNMENT_SENTINEL';
 
 const MULTIPART_ROUTES = new Set([
   'POST /api/challenges/:id/upload-screenshot',
+  'POST /api/challenges/:id/evidence',
   'POST /api/user/upload-license',
 ]);
 const NUMERIC_QUERY_KEYS = new Set(['limit', 'before', 'offset']);

@@ -168,3 +168,27 @@ export const submitScoresResponseSchema = z.object({
 export type SubmitScoresResponse = z.infer<typeof submitScoresResponseSchema>;
 
 export const uploadResponseSchema = z.object({ id: z.string(), url: z.string() });
+
+/** A dispute's evidence (DESIGN §10): a statement, a screenshot or a recording, or both. */
+export const EVIDENCE_STATEMENT_MAX = 2000;
+export const EVIDENCE_VIDEO_BYTES_MAX = 100 * 1024 * 1024;
+
+export const EVIDENCE_MESSAGES = {
+  statementMax: `Must be at most ${groupThousands(String(EVIDENCE_STATEMENT_MAX))} characters`,
+  empty: 'Add a statement or a file',
+  notDisputed: 'Evidence can only be added while the result is disputed',
+  invalidType: 'Invalid file type: add an image, or an MP4 or WebM video',
+  videoTooLarge: 'File too large. Please upload a video smaller than 100MB.',
+} as const;
+
+export const evidenceSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  username: z.string(),
+  statement: z.string().nullable(),
+  file: z
+    .object({ url: z.string(), contentType: z.string(), name: z.string().nullable() })
+    .nullable(),
+  createdAt: z.string(),
+});
+export type Evidence = z.infer<typeof evidenceSchema>;

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHALLENGE_MESSAGES } from '#shared/contracts/challenges.ts';
+import { CHALLENGE_MESSAGES, EVIDENCE_MESSAGES } from '#shared/contracts/challenges.ts';
 import type { NotificationList } from '#shared/contracts/notifications.ts';
 import { createAppContext } from '#server/context.ts';
 import { queryRows } from '#server/db/client.ts';
@@ -9,6 +9,7 @@ import { outbox } from '#server/db/schema/outbox.ts';
 import { checkLedgerInvariants } from '#server/features/ledger/invariants.ts';
 import type { AppEvent } from '#server/lib/event-bus.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
+import { multipartForm, sampleFile } from '#tests/helpers/multipart.ts';
 import {
   createTestApp,
   expectLedgerHealthy,
@@ -378,5 +379,140 @@ describe('notifications', () => {
     });
     const bad = await creator.agent.post('/api/notifications/read', {});
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('evidence on a dispute', () => {
+  const post = (agent: Agent, id: number, form: ReturnType<typeof multipartForm>) =>
+    agent.request({ method: 'POST', url: `/api/challenges/${id}/evidence`, ...form });
+
+  it('both players add statements, images and videos; both and the admins see both sides', async () => {
+    const { id, creator, acceptor } = await acceptedMatch(5);
+    const outsider = await player(5);
+    await report(creator.agent, id, 3, 0);
+    const early = await post(acceptor.agent, id, multipartForm({ statement: 'too early' }));
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe(EVIDENCE_MESSAGES.notDisputed);
+    await acceptor.agent.post(`/api/challenges/${id}/dispute`, { reason: 'I won 2–1' });
+
+    const statement = await post(
+      acceptor.agent,
+      id,
+      multipartForm({ statement: 'I won 2–1; the recording shows the final whistle.' }),
+    );
+    expect(statement.statusCode, statement.body).toBe(201);
+    const video = await post(
+      acceptor.agent,
+      id,
+      multipartForm(
+        { statement: 'The recording' },
+        {
+          field: 'file',
+          filename: 'match.mp4',
+          contentType: 'video/mp4',
+          bytes: sampleFile('mp4', 8192),
+        },
+      ),
+    );
+    expect(video.statusCode, video.body).toBe(201);
+    expect(video.json()).toMatchObject({
+      username: acceptor.user.username,
+      statement: 'The recording',
+      file: { contentType: 'video/mp4', name: 'match.mp4' },
+    });
+    const image = await post(
+      creator.agent,
+      id,
+      multipartForm(
+        {},
+        {
+          field: 'file',
+          filename: 'final.png',
+          contentType: 'image/png',
+          bytes: sampleFile('png'),
+        },
+      ),
+    );
+    expect(image.statusCode).toBe(201);
+
+    for (const viewer of [creator.agent, acceptor.agent, admin]) {
+      const list = await viewer.get(`/api/challenges/${id}/evidence`);
+      expect(list.statusCode).toBe(200);
+      expect(list.json().map((e: { userId: number }) => e.userId)).toEqual([
+        acceptor.user.id,
+        acceptor.user.id,
+        creator.user.id,
+      ]);
+    }
+    // The other player may watch the recording; nobody else may even list the evidence.
+    const file = await creator.agent.get(video.json().file.url);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('video/mp4');
+    expect((await outsider.agent.get(`/api/challenges/${id}/evidence`)).statusCode).toBe(403);
+    expect(
+      (await post(outsider.agent, id, multipartForm({ statement: 'me too' }))).statusCode,
+    ).toBe(403);
+  });
+
+  it('refuses an empty submission, a program, an over-long statement and control characters', async () => {
+    const { id, creator, acceptor } = await acceptedMatch(5);
+    await report(creator.agent, id, 3, 0);
+    await acceptor.agent.post(`/api/challenges/${id}/dispute`, { reason: 'wrong' });
+    const empty = await post(acceptor.agent, id, multipartForm({ statement: '   ' }));
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe(EVIDENCE_MESSAGES.empty);
+    const program = await post(
+      acceptor.agent,
+      id,
+      multipartForm(
+        {},
+        { field: 'file', filename: 'clip.mp4', contentType: 'video/mp4', bytes: sampleFile('exe') },
+      ),
+    );
+    expect(program.statusCode).toBe(415);
+    expect(program.json().message).toBe(EVIDENCE_MESSAGES.invalidType);
+    const long = await post(acceptor.agent, id, multipartForm({ statement: 'x'.repeat(2001) }));
+    expect(long.statusCode).toBe(400);
+    expect(long.json().fields).toEqual({ statement: EVIDENCE_MESSAGES.statementMax });
+    const control = await post(acceptor.agent, id, multipartForm({ statement: 'a\u0000b' }));
+    expect(control.statusCode).toBe(400);
+    expect(control.json().fields).toEqual({ statement: 'Must not contain control characters' });
+    expect((await acceptor.agent.get(`/api/challenges/${id}/evidence`)).json()).toEqual([]);
+  });
+
+  it('takes a video over the 25 MB of pictures, and no picture over 25 MB', async () => {
+    const { id, creator, acceptor } = await acceptedMatch(5);
+    await report(creator.agent, id, 3, 0);
+    await acceptor.agent.post(`/api/challenges/${id}/dispute`, { reason: 'wrong' });
+    const bytes = 26 * 1024 * 1024;
+    const video = await post(
+      acceptor.agent,
+      id,
+      multipartForm(
+        {},
+        {
+          field: 'file',
+          filename: 'long.webm',
+          contentType: 'video/webm',
+          bytes: sampleFile('webm', bytes),
+        },
+      ),
+    );
+    expect(video.statusCode, video.body).toBe(201);
+    const picture = await post(
+      acceptor.agent,
+      id,
+      multipartForm(
+        {},
+        {
+          field: 'file',
+          filename: 'huge.png',
+          contentType: 'image/png',
+          bytes: sampleFile('png', bytes),
+        },
+      ),
+    );
+    expect(picture.statusCode).toBe(413);
+    expect(picture.json().message).toBe('File too large. Please upload a file smaller than 25MB.');
   });
 });

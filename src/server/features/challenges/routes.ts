@@ -7,6 +7,7 @@ import {
   challengeSchema,
   createChallengeBodySchema,
   disputeBodySchema,
+  evidenceSchema,
   listChallengesQuerySchema,
   submitScoresBodySchema,
   submitScoresResponseSchema,
@@ -23,8 +24,14 @@ import { requireUser } from '../../plugins/access.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
 import { ChallengePageCache, preferredEncoding, type PageEncoding } from './page-cache.ts';
-import { countChallenges, findChallengeRow, listChallengeRows } from './repository.ts';
-import { confirmResult } from './review.ts';
+import {
+  countChallenges,
+  findChallenge,
+  findChallengeRow,
+  listChallengeRows,
+} from './repository.ts';
+import { addEvidence, listEvidence } from './evidence.ts';
+import { confirmResult, requireParticipant } from './review.ts';
 import {
   acceptChallenge,
   cancelChallenge,
@@ -229,6 +236,45 @@ export const challengeRoutes =
         const user = requireUser(request);
         await claimNoShow(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
+      },
+    );
+
+    app.get(
+      '/api/challenges/:id/evidence',
+      {
+        config: { access: 'user' },
+        schema: {
+          params: challengeIdParamsSchema,
+          response: { 200: z.array(evidenceSchema), ...errors },
+        },
+      },
+      async (request) => {
+        const viewer = requireUser(request);
+        const challenge = await findChallenge(ctx.db, request.params.id);
+        if (!challenge) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+        if (!viewer.isAdmin) requireParticipant(challenge, viewer.id);
+        return listEvidence(ctx, challenge.id);
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/evidence',
+      {
+        config: { access: 'user' },
+        schema: {
+          params: challengeIdParamsSchema,
+          response: {
+            201: evidenceSchema,
+            ...errors,
+            413: errorBodySchema,
+            415: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const user = requireUser(request);
+        const evidence = await addEvidence(ctx, store, request, request.params.id, user.id);
+        return reply.code(201).send(evidence);
       },
     );
 

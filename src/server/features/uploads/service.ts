@@ -15,29 +15,53 @@ import {
 } from '../../lib/file-type.ts';
 import type { FileStore } from './store.ts';
 
-/** Passes the bytes through, refusing the stream as soon as its first bytes show a wrong type. */
+/**
+ * Passes the bytes through, holding back the first ones until they show the file's type, and
+ * refusing the stream as soon as that type is not allowed.
+ */
 function typeGate(
   allowed: ReadonlySet<DetectedType>,
   onType: (type: DetectedType) => void,
 ): Transform {
-  let head = Buffer.alloc(0);
+  let held: Buffer[] = [];
+  let heldBytes = 0;
   let decided = false;
-  const decide = (final: boolean): Error | null => {
-    if (decided || (!final && head.length < FILE_TYPE_SNIFF_BYTES)) return null;
+  const decide = async (): Promise<Buffer> => {
     decided = true;
-    const type = detectFileType(head);
+    const head = Buffer.concat(held);
+    held = [];
+    const type = await detectFileType(head.subarray(0, FILE_TYPE_SNIFF_BYTES));
     if (!type || !allowed.has(type))
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.invalidType);
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.invalidType);
     onType(type);
-    return null;
+    return head;
   };
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      if (!decided) head = Buffer.concat([head, chunk]).subarray(0, FILE_TYPE_SNIFF_BYTES);
-      callback(decide(false), chunk);
+      if (decided) {
+        callback(null, chunk);
+        return;
+      }
+      held.push(chunk);
+      heldBytes += chunk.length;
+      if (heldBytes < FILE_TYPE_SNIFF_BYTES) {
+        callback();
+        return;
+      }
+      decide().then(
+        (head) => callback(null, head),
+        (error: unknown) => callback(error as Error),
+      );
     },
     flush(callback) {
-      callback(decide(true));
+      if (decided) {
+        callback();
+        return;
+      }
+      decide().then(
+        (head) => callback(null, head),
+        (error: unknown) => callback(error as Error),
+      );
     },
   });
 }
@@ -48,6 +72,10 @@ export interface UploadTarget {
   purpose: UploadPurpose;
   ownerId: number;
   challengeId?: number;
+  /** The largest file of each kind; 25 MB unless a type says otherwise (a match's video). */
+  maxBytesFor?: (type: DetectedType) => number;
+  /** What a file over that size is told; the 25 MB message unless a type says otherwise. */
+  tooLargeMessageFor?: (type: DetectedType) => string;
 }
 
 /**
@@ -73,6 +101,20 @@ export async function receiveUpload(
       fields: { [target.field]: UPLOAD_MESSAGES.noFile },
     });
   }
+  return storeUpload(db, store, file, target);
+}
+
+/**
+ * Stores one file of a multipart body that the caller is reading part by part: its bytes must be
+ * one of the allowed types and within the size of that type. Stored under a server-made name and
+ * recorded; refused otherwise, with nothing left behind.
+ */
+export async function storeUpload(
+  db: Executor,
+  store: FileStore,
+  file: MultipartFile,
+  target: UploadTarget,
+): Promise<Upload> {
   let type: DetectedType | undefined;
   let written: Awaited<ReturnType<FileStore['write']>>;
   const source = file.file as Readable;
@@ -89,10 +131,14 @@ export async function receiveUpload(
     file.file.resume();
     throw translate(error);
   }
-  if (file.file.truncated || !type) {
+  const maxBytes = type ? (target.maxBytesFor?.(type) ?? UPLOAD_BYTES_MAX) : UPLOAD_BYTES_MAX;
+  if (file.file.truncated || !type || written.sizeBytes > maxBytes) {
     await written.discard();
     throw type
-      ? new AppError('PAYLOAD_TOO_LARGE', UPLOAD_MESSAGES.tooLarge)
+      ? new AppError(
+          'PAYLOAD_TOO_LARGE',
+          target.tooLargeMessageFor?.(type) ?? UPLOAD_MESSAGES.tooLarge,
+        )
       : new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.invalidType);
   }
   // The file is made permanent before its row exists: a crash in between leaves an unreferenced

@@ -24,7 +24,7 @@ export function createLocalFileStore(dataDir: string): FileStore {
   const temporary = join(root, '.incoming');
   mkdirSync(temporary, { recursive: true });
   const pathOf = (key: string) => {
-    if (!/^[0-9a-f-]{36}\.[a-z]{3,4}$/.test(key)) throw new Error(`not a storage key: ${key}`);
+    if (!/^[0-9a-f-]{36}\.[a-z0-9]{3,4}$/.test(key)) throw new Error(`not a storage key: ${key}`);
     return join(root, key);
   };
   return {

@@ -51,18 +51,27 @@ function upload(agent: Agent, file: ReturnType<typeof multipart>) {
 }
 
 describe('detectFileType', () => {
-  it('recognises each accepted format by its bytes and nothing else', () => {
-    expect(detectFileType(sampleFile('png'))).toBe('image/png');
-    expect(detectFileType(sampleFile('jpeg'))).toBe('image/jpeg');
-    expect(detectFileType(sampleFile('gif'))).toBe('image/gif');
-    expect(detectFileType(sampleFile('webp'))).toBe('image/webp');
-    expect(detectFileType(sampleFile('bmp'))).toBe('image/bmp');
-    expect(detectFileType(sampleFile('tiff'))).toBe('image/tiff');
-    expect(detectFileType(sampleFile('heic'))).toBe('image/heic');
-    expect(detectFileType(sampleFile('heif'))).toBe('image/heif');
-    expect(detectFileType(sampleFile('pdf'))).toBe('application/pdf');
-    expect(detectFileType(sampleFile('exe'))).toBeNull();
-    expect(detectFileType(new TextEncoder().encode('<svg onload="alert(1)">'))).toBeNull();
+  it('recognises each accepted format by its bytes and nothing else', async () => {
+    const expected = {
+      png: 'image/png',
+      jpeg: 'image/jpeg',
+      gif: 'image/gif',
+      webp: 'image/webp',
+      bmp: 'image/bmp',
+      tiff: 'image/tiff',
+      heic: 'image/heic',
+      heif: 'image/heif',
+      pdf: 'application/pdf',
+      mp4: 'video/mp4',
+      webm: 'video/webm',
+      exe: null,
+    } as const;
+    for (const [kind, type] of Object.entries(expected)) {
+      expect(await detectFileType(sampleFile(kind as keyof typeof SAMPLE_FILES)), kind).toBe(type);
+    }
+    expect(await detectFileType(new TextEncoder().encode('<svg onload="alert(1)">'))).toBeNull();
+    // A PNG signature alone, cut short before its first chunk, is not a picture.
+    expect(await detectFileType(Uint8Array.from(SAMPLE_FILES.png.slice(0, 8)))).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
+import { multipartForm } from '#tests/helpers/multipart.ts';
 import { registration } from '#tests/helpers/test-app.ts';
 import {
   CHALLENGE_BODY,
@@ -152,6 +153,24 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       target: 'the accepted challenge of player and opponent',
       request: async (w) => post(`/api/challenges/${await w.acceptedChallenge()}/no-show`),
       expect: { ...signedIn(403), player: 409, opponent: 409 },
+    },
+  ],
+  'GET /api/challenges/:id/evidence': [
+    {
+      target: 'the dispute of player and opponent',
+      request: async (w) => get(`/api/challenges/${await w.disputedChallenge()}/evidence`),
+      expect: { ...signedIn(403), player: 200, opponent: 200, admin: 200 },
+    },
+  ],
+  'POST /api/challenges/:id/evidence': [
+    {
+      target: 'the dispute of player and opponent',
+      request: async (w) => ({
+        method: 'POST',
+        url: `/api/challenges/${await w.disputedChallenge()}/evidence`,
+        ...multipartForm({ statement: 'We played 3–1; here is the recording.' }),
+      }),
+      expect: { ...signedIn(403), player: 201, opponent: 201 },
     },
   ],
   'POST /api/challenges/:id/submit': [
