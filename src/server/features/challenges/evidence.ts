@@ -57,11 +57,10 @@ export async function addEvidence(
 
   let statement: string | null = null;
   let upload: Upload | null = null;
-  const parts = request
-    .parts({
-      limits: { fileSize: EVIDENCE_VIDEO_BYTES_MAX, files: 1, fields: 2, parts: 3 },
-    })
-    [Symbol.asyncIterator]();
+  const body = request.parts({
+    limits: { fileSize: EVIDENCE_VIDEO_BYTES_MAX, files: 1, fields: 2, parts: 3 },
+  });
+  const parts = body[Symbol.asyncIterator]();
   for (;;) {
     let next: IteratorResult<Multipart>;
     try {
