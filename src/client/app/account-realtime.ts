@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { AccountSocket, accountSocketUrl, type AccountEvent } from '#client/lib/account-socket.ts';
+import { notificationsQueryKey } from '#client/features/notifications/api/notifications.ts';
 import { formatDollars } from '#client/lib/format.ts';
 import { toast } from '#client/lib/toast.ts';
 import { refreshSessionUser, setCachedBalance } from '#client/features/auth/api/session-cache.ts';
@@ -40,7 +41,8 @@ export function applyAccountEvent(
       void invalidateChallenge(queryClient, event.challengeId);
       return;
     case 'NOTIFICATION':
-      // Shown by the notification bell, which reads its own list (issue 16, next increment).
+      // The bell's count and list read afresh; the challenge it is about changed too.
+      void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
       return;
   }
 }

@@ -164,6 +164,8 @@ export const submitScoresResponseSchema = z.object({
   status: z.enum(['completed', 'disputed']),
   winner: z.object({ id: z.number().int(), prize: z.number(), deduction: z.number() }),
   updatedWinnerInfo: z.object({ id: z.number().int(), balance: z.number() }),
+  /** The winner's credit while it waits for the opponent (DESIGN §10); null once it is paid. */
+  review: z.object({ held: z.number(), until: z.string() }).nullable().optional(),
 });
 export type SubmitScoresResponse = z.infer<typeof submitScoresResponseSchema>;
 
@@ -192,3 +194,11 @@ export const evidenceSchema = z.object({
   createdAt: z.string(),
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
+
+/** The operator's fair-play settings (DESIGN §10), for the pages that count down to them. */
+export const fairPlayRulesSchema = z.object({
+  resultReviewHours: z.number().int(),
+  noShowMinutes: z.number().int(),
+  matchTimeLimitHours: z.number().int(),
+});
+export type FairPlayRules = z.infer<typeof fairPlayRulesSchema>;

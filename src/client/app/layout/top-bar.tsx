@@ -3,15 +3,19 @@ import { Coins, RefreshCw, Wallet } from 'lucide-react';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { formatDollars } from '#client/lib/format.ts';
+import { NotificationBell } from '#client/features/notifications/components/notification-bell.tsx';
 import { ProfileMenu } from './profile-menu.tsx';
 import { Wordmark } from './wordmark.tsx';
 
-/** The balance chip: dollars, labelled Coins and described as '$ Blue Coins' (SPEC §1). */
-function BalanceChip({ balance }: { balance: number }) {
+/**
+ * The balance chip: dollars, labelled Coins and described as '$ Blue Coins' (SPEC §1), and what
+ * of it reported results still hold for review (DESIGN §10).
+ */
+function BalanceChip({ balance, underReview }: { balance: number; underReview: number }) {
   return (
     <div
       title="$ Blue Coins"
-      className="flex h-9 items-center gap-2 rounded-md border border-accent/40 bg-accent/10 px-3"
+      className="flex min-h-9 min-w-0 flex-wrap items-center gap-x-2 rounded-md border border-accent/40 bg-accent/10 px-3 py-1"
     >
       <Coins aria-hidden="true" className="size-4 text-accent" />
       <span className="sr-only">Balance:</span>
@@ -19,6 +23,11 @@ function BalanceChip({ balance }: { balance: number }) {
         {formatDollars(balance)}
       </span>
       <span className="text-xs font-semibold tracking-wider text-accent uppercase">Coins</span>
+      {underReview > 0 && (
+        <span className="text-xs text-slate-300 tabular-nums">
+          · {formatDollars(underReview)} under review
+        </span>
+      )}
     </div>
   );
 }
@@ -33,7 +42,7 @@ export function TopBar({ user }: { user: PublicUser }) {
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-2 gap-y-3 px-4 py-3 sm:gap-x-3 sm:px-6">
         <Wordmark />
         <div className="order-last flex w-full items-center justify-between gap-2 sm:order-none sm:ml-auto sm:w-auto sm:justify-end">
-          <BalanceChip balance={user.balance} />
+          <BalanceChip balance={user.balance} underReview={user.underReview} />
           <Button asChild size="sm">
             <Link href="/profile">
               <Wallet aria-hidden="true" />
@@ -51,6 +60,7 @@ export function TopBar({ user }: { user: PublicUser }) {
           >
             <RefreshCw aria-hidden="true" />
           </Button>
+          <NotificationBell />
           <ProfileMenu user={user} />
         </div>
       </div>

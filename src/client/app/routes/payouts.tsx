@@ -1,5 +1,6 @@
 import { Bitcoin } from 'lucide-react';
 import type { PublicUser } from '#shared/contracts/auth.ts';
+import { formatDollars } from '#client/lib/format.ts';
 import { BalanceFigure } from '#client/components/ui/balance.tsx';
 import {
   Card,
@@ -27,7 +28,14 @@ export function PayoutsPage({ user }: { user: PublicUser }) {
             <CardTitle>Available Balance</CardTitle>
           </CardHeader>
           <CardContent className="space-y-5">
-            <BalanceFigure balance={user.balance} />
+            <BalanceFigure balance={user.available} />
+            {user.underReview > 0 && (
+              <p className="text-sm text-slate-300">
+                {formatDollars(user.underReview)} more is held for review: winnings your opponents
+                can still confirm or dispute. It becomes available once they do, or when the review
+                ends.
+              </p>
+            )}
             <p className="flex items-center gap-2 text-sm text-slate-300">
               <Bitcoin aria-hidden="true" className="size-4 shrink-0 text-accent" />
               Payouts are sent in cryptocurrency.

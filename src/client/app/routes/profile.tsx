@@ -104,7 +104,7 @@ export function ProfilePage({ user }: { user: PublicUser }) {
               <CardTitle>Account Balance</CardTitle>
             </CardHeader>
             <CardContent className="space-y-5">
-              <BalanceFigure balance={user.balance} />
+              <BalanceFigure balance={user.balance} underReview={user.underReview} />
               <DepositFundsDialog />
             </CardContent>
           </Card>

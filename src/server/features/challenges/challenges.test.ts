@@ -92,6 +92,7 @@ describe('the challenge lifecycle', () => {
       status: 'completed',
       winner: { id: acceptor.user.id, prize: 40, deduction: 2 },
       updatedWinnerInfo: { id: acceptor.user.id, balance: 48 },
+      review: { held: 38, until: expect.any(String) },
     });
     // The SPEC's balance counts the credit; the wallet gets it once the result stands.
     expect(await balanceOf(t.database, acceptor.user.id)).toBe(1000n);

@@ -105,6 +105,7 @@ describe('the false report of the issue', () => {
       status: 'completed',
       winner: { id: creator.user.id, prize: 100, deduction: 5 },
       updatedWinnerInfo: { id: creator.user.id, balance: 95 },
+      review: { held: 95, until: '2031-03-02T12:00:00.000Z' },
     });
     expect(await user(creator.agent)).toMatchObject({ balance: 95, available: 0, underReview: 95 });
 
@@ -352,6 +353,17 @@ describe('matches that never finish', () => {
     }
     const [row] = await t.database.db.select().from(challenges).where(eq(challenges.id, id));
     expect(row).toMatchObject({ status: 'cancelled', cancelCause: 'expired' });
+  });
+});
+
+describe('the rules', () => {
+  it('tells the pages the review, no-show and time-limit settings', async () => {
+    const { creator } = await acceptedMatch(1);
+    expect((await creator.agent.get('/api/challenges/rules')).json()).toEqual({
+      resultReviewHours: 24,
+      noShowMinutes: 30,
+      matchTimeLimitHours: 24,
+    });
   });
 });
 

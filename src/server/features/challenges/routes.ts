@@ -8,6 +8,7 @@ import {
   createChallengeBodySchema,
   disputeBodySchema,
   evidenceSchema,
+  fairPlayRulesSchema,
   listChallengesQuerySchema,
   submitScoresBodySchema,
   submitScoresResponseSchema,
@@ -121,6 +122,19 @@ export const challengeRoutes =
     );
 
     app.get(
+      '/api/challenges/rules',
+      {
+        config: { access: 'user' },
+        schema: { response: { 200: fairPlayRulesSchema, ...errors } },
+      },
+      async () => ({
+        resultReviewHours: ctx.env.RESULT_REVIEW_HOURS,
+        noShowMinutes: ctx.env.NO_SHOW_MINUTES,
+        matchTimeLimitHours: ctx.env.MATCH_TIME_LIMIT_HOURS,
+      }),
+    );
+
+    app.get(
       '/api/challenges/:id',
       {
         config: { access: 'user' },
@@ -192,6 +206,12 @@ export const challengeRoutes =
             id: result.winnerId,
             balance: centsToDollarNumber(result.winnerBalanceCents),
           },
+          review: result.reviewEndsAt
+            ? {
+                held: centsToDollarNumber(result.prizeCents - result.feeCents),
+                until: result.reviewEndsAt.toISOString(),
+              }
+            : null,
         };
       },
     );

@@ -54,6 +54,8 @@ export interface SubmissionResult {
   prizeCents: bigint;
   feeCents: bigint;
   winnerBalanceCents: bigint;
+  /** Until when the winner's credit is held for the opponent; null when nothing is held. */
+  reviewEndsAt: Date | null;
 }
 
 type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>;
@@ -446,7 +448,14 @@ export async function submitScores(
       );
       const winnerBalanceCents = totalCents(await getUserBalances(ctx.db, winnerId));
       await announceCommitted(ctx, { ...challenge, status });
-      return { status, winnerId, prizeCents, feeCents, winnerBalanceCents };
+      return {
+        status,
+        winnerId,
+        prizeCents,
+        feeCents,
+        winnerBalanceCents,
+        reviewEndsAt: status === 'completed' ? endsAt : null,
+      };
     },
   );
 }
@@ -481,6 +490,7 @@ async function answerReport(
           prizeCents,
           feeCents,
           winnerBalanceCents: totalCents(balance),
+          reviewEndsAt: null,
         };
       }
       await disputeLocked(
@@ -498,6 +508,7 @@ async function answerReport(
         prizeCents,
         feeCents,
         winnerBalanceCents: totalCents(balance),
+        reviewEndsAt: null,
       };
     }),
   );

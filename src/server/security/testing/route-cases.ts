@@ -155,6 +155,9 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: { ...signedIn(403), player: 409, opponent: 409 },
     },
   ],
+  'GET /api/challenges/rules': [
+    { request: () => get('/api/challenges/rules'), expect: signedIn(200) },
+  ],
   'GET /api/challenges/:id/evidence': [
     {
       target: 'the dispute of player and opponent',

@@ -16,8 +16,19 @@ import { AcceptChallengeButton } from './accept-challenge-button.tsx';
 import { CancelChallengeButton } from './cancel-challenge-button.tsx';
 import { STATUS_BADGE_VARIANT } from './challenge-card.tsx';
 import { DisputeDialog } from './dispute-dialog.tsx';
+import { EvidencePanel, MatchActions, ReviewPanel } from './fair-play-panels.tsx';
+import { Notice } from './notice.tsx';
 import { PhoneNumber } from './phone-number.tsx';
 import { SubmitResultsDialog } from './submit-results-dialog.tsx';
+
+/** Why a cancelled challenge ended, in the players' words. */
+const CANCELLED_BECAUSE: Record<string, string> = {
+  creator: 'The creator withdrew this challenge and the stake was returned.',
+  mutual: 'Both players called this match off; both stakes were refunded.',
+  expired: 'No result was reported in time, so both stakes were refunded.',
+  refunded: 'An admin refunded both stakes after reviewing the dispute.',
+  suspended: 'This challenge was withdrawn and the stake returned.',
+};
 
 /** SPEC §2: the detail page shows an open challenge as Available, other statuses by name. */
 export function detailStatusLabel(status: ChallengeView['status']): string {
@@ -44,32 +55,6 @@ function Detail({
     >
       <dt className="text-xs font-semibold tracking-wider text-slate-400 uppercase">{label}</dt>
       <dd className="mt-1 font-medium break-words text-slate-100">{children}</dd>
-    </div>
-  );
-}
-
-function Notice({
-  icon: Icon,
-  title,
-  tone = 'neutral',
-  children,
-}: {
-  icon: typeof Ban;
-  title: string;
-  tone?: 'neutral' | 'warning';
-  children?: ReactNode;
-}) {
-  const toneClasses =
-    tone === 'warning'
-      ? 'border-amber-400/50 bg-amber-400/10 text-amber-50'
-      : 'border-ink-600 bg-ink-900/60 text-slate-200';
-  return (
-    <div role="status" className={`rounded-xl border p-5 ${toneClasses}`}>
-      <p className="flex items-center gap-2 font-display text-sm font-bold tracking-widest">
-        <Icon aria-hidden="true" className="size-5 shrink-0" />
-        {title}
-      </p>
-      {children && <div className="mt-2 space-y-1 text-sm">{children}</div>}
     </div>
   );
 }
@@ -212,6 +197,7 @@ function StatusSection({
               />
             </div>
           </Notice>
+          <MatchActions challenge={challenge} viewerId={viewerId} />
           {voicePanel}
         </div>
       );
@@ -219,17 +205,21 @@ function StatusSection({
       return (
         <div className="space-y-6">
           <Results challenge={challenge} />
-          {canDispute(challenge, viewerId, openedAt) && challenge.disputableUntil && (
-            <Notice icon={Scale} title="SOMETHING WRONG WITH THIS RESULT?">
-              <p>
-                You can dispute it until {formatDateTime(challenge.disputableUntil)}. An admin will
-                review the match.
-              </p>
-              <div className="mt-4">
-                <DisputeDialog challenge={challenge} />
-              </div>
-            </Notice>
-          )}
+          <ReviewPanel challenge={challenge} viewerId={viewerId} />
+          {/* A result from before reviews existed: disputable for 24 hours after it. */}
+          {challenge.reviewEndsAt === null &&
+            canDispute(challenge, viewerId, openedAt) &&
+            challenge.disputableUntil && (
+              <Notice icon={Scale} title="SOMETHING WRONG WITH THIS RESULT?">
+                <p>
+                  You can dispute it until {formatDateTime(challenge.disputableUntil)}. An admin
+                  will review the match.
+                </p>
+                <div className="mt-4">
+                  <DisputeDialog challenge={challenge} />
+                </div>
+              </Notice>
+            )}
         </div>
       );
     case 'disputed':
@@ -244,12 +234,15 @@ function StatusSection({
             )}
           </Notice>
           <Results challenge={challenge} />
+          <EvidencePanel challenge={challenge} viewerId={viewerId} />
         </div>
       );
     case 'cancelled':
       return (
         <Notice icon={Ban} title="CHALLENGE CANCELLED">
-          <p>The creator withdrew this challenge and the stake was returned.</p>
+          <p>
+            {CANCELLED_BECAUSE[challenge.cancelCause ?? 'creator'] ?? CANCELLED_BECAUSE.creator}
+          </p>
         </Notice>
       );
   }

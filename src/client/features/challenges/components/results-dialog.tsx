@@ -9,7 +9,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '#client/components/ui/dialog.tsx';
-import { formatDollars } from '#client/lib/format.ts';
+import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 import type { SubmittedResults } from './results-modal.tsx';
 
 function Figure({ label, value }: { label: string; value: string }) {
@@ -75,6 +75,12 @@ export function ResultsModal({
               )}
               <Figure label="New balance" value={formatDollars(result.updatedWinnerInfo.balance)} />
             </dl>
+            {result.review && (
+              <p className="mt-2 text-sm text-emerald-50">
+                {formatDollars(result.review.held)} held for review until{' '}
+                {formatDateTime(result.review.until)}
+              </p>
+            )}
           </section>
         )}
 

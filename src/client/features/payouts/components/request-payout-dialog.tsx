@@ -57,7 +57,7 @@ export function payoutFormSchema(balanceCents: Cents) {
 
 function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequested: () => void }) {
   const requestPayout = useRequestPayout(user.id);
-  const balanceCents = dollarNumberToCents(user.balance);
+  const balanceCents = dollarNumberToCents(user.available);
   const resolver = useMemo(() => zodResolver(payoutFormSchema(balanceCents)), [balanceCents]);
   const {
     register,
@@ -92,7 +92,7 @@ function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequeste
       <Field
         label="Amount ($)"
         error={errors.amount?.message}
-        hint={`Minimum ${formatDollars(1)}, up to your balance of ${formatDollars(user.balance)}.`}
+        hint={`Minimum ${formatDollars(1)}, up to your available balance of ${formatDollars(user.available)}.`}
       >
         {(control) => (
           <Input
@@ -160,7 +160,7 @@ function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequeste
 /** SPEC §2: the Request Payout dialog. A balance below the minimum cannot be withdrawn. */
 export function RequestPayoutDialog({ user }: { user: PublicUser }) {
   const [open, setOpen] = useState(false);
-  const belowMinimum = dollarNumberToCents(user.balance) < PAYOUT_MIN_CENTS;
+  const belowMinimum = dollarNumberToCents(user.available) < PAYOUT_MIN_CENTS;
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <div className="space-y-2">
