@@ -35,6 +35,7 @@ export function makeDispute(overrides: Partial<AdminDispute> = {}): AdminDispute
       acceptor: { id: 1, username: 'ace_player', email: 'ace@example.com', balance: 12.5 },
     }),
     stakesInEscrow: true,
+    heldForReview: false,
     ...overrides,
   };
 }

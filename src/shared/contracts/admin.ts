@@ -65,6 +65,11 @@ export const adminDisputeSchema = challengeSchema.extend({
    * settled first, so resolving it against the paid winner reverses that settlement.
    */
   stakesInEscrow: z.boolean(),
+  /**
+   * true: a result reported under review was disputed, and the winner's credit is still held
+   * (DESIGN §10), so any decision moves it from there.
+   */
+  heldForReview: z.boolean(),
 });
 export type AdminDispute = z.infer<typeof adminDisputeSchema>;
 

@@ -14,7 +14,7 @@ import { AppError } from '../../errors.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { findChallengeRow, listChallengeRows } from '../challenges/repository.ts';
 import { toChallengeView } from '../challenges/view.ts';
-import { escrowBalances } from './repository.ts';
+import { escrowBalances, reviewBalances } from './repository.ts';
 import { resolveDispute } from './resolve-dispute.ts';
 
 const errors = {
@@ -67,13 +67,15 @@ export const adminChallengeRoutes =
           withBalances: true,
           ...request.query,
         });
-        const escrows = await escrowBalances(
-          ctx.db,
-          rows.map((row) => row.challenge.id),
-        );
+        const ids = rows.map((row) => row.challenge.id);
+        const [escrows, reviews] = await Promise.all([
+          escrowBalances(ctx.db, ids),
+          reviewBalances(ctx.db, ids),
+        ]);
         return rows.map((row) => ({
           ...toChallengeView(row, admin),
           stakesInEscrow: (escrows.get(row.challenge.id) ?? 0n) > 0n,
+          heldForReview: (reviews.get(row.challenge.id) ?? 0n) > 0n,
         }));
       },
     );

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge } from '../../db/schema/challenges.ts';
 import { ledgerAccounts, ledgerPostings, ledgerTransfers } from '../../db/schema/ledger.ts';
 import { users, type User } from '../../db/schema/users.ts';
-import { challengeEscrow, userWallet } from '../ledger/accounts.ts';
+import { challengeEscrow, challengeReview, userWallet } from '../ledger/accounts.ts';
 
 export interface UserWithBalance {
   user: User;
@@ -86,13 +86,15 @@ export async function lockWalletBalance(db: Executor, userId: number): Promise<b
 }
 
 /** The balance of each challenge's escrow, zero for those that never had one. */
-export async function escrowBalances(
+/** What each challenge's account named by `accountOf` holds (zero for one that never existed). */
+async function challengeAccountBalances(
   db: Executor,
   challengeIds: number[],
+  accountOf: (challengeId: number) => string,
 ): Promise<Map<number, bigint>> {
   const balances = new Map<number, bigint>(challengeIds.map((id) => [id, 0n]));
   if (challengeIds.length === 0) return balances;
-  const idByKey = new Map(challengeIds.map((id) => [challengeEscrow(id), id]));
+  const idByKey = new Map(challengeIds.map((id) => [accountOf(id), id]));
   const rows = await db
     .select({ key: ledgerAccounts.key, balanceCents: ledgerAccounts.balanceCents })
     .from(ledgerAccounts)
@@ -103,6 +105,13 @@ export async function escrowBalances(
   }
   return balances;
 }
+
+export const escrowBalances = (db: Executor, challengeIds: number[]) =>
+  challengeAccountBalances(db, challengeIds, challengeEscrow);
+
+/** What reported results still hold for review (DESIGN §10), by challenge. */
+export const reviewBalances = (db: Executor, challengeIds: number[]) =>
+  challengeAccountBalances(db, challengeIds, challengeReview);
 
 export interface PostedTransfer {
   id: bigint;

@@ -129,6 +129,14 @@ describe('the false report of the issue', () => {
     expect(disputed.statusCode).toBe(200);
     expect(disputed.json()).toMatchObject({ status: 'disputed', reviewEndsAt: null });
 
+    // The admin's queue says where the money is.
+    const queue = (await admin.get('/api/admin/disputes')).json<
+      Array<{ id: number; stakesInEscrow: boolean; heldForReview: boolean }>
+    >();
+    expect(queue.find((d) => d.id === id)).toMatchObject({
+      stakesInEscrow: false,
+      heldForReview: true,
+    });
     // The admin decides for the honest player: it succeeds, because the credit never left.
     const decided = await admin.post(`/api/admin/disputes/${id}/resolve`, {
       outcome: 'acceptor',

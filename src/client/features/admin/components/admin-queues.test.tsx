@@ -101,6 +101,49 @@ describe('disputes queue', () => {
     expect(tekken).toHaveTextContent('Paid torival');
   });
 
+  it('shows a held result as such, and both sides’ evidence side by side in the decision', async () => {
+    serve({
+      '/api/admin/disputes': [
+        makeDispute({ stakesInEscrow: false, heldForReview: true, winnerId: 2 }),
+      ],
+      '/api/challenges/21/evidence': [
+        {
+          id: 1,
+          userId: 2,
+          username: 'rival',
+          statement: 'I won fair and square.',
+          file: null,
+          createdAt: '2025-03-14T12:00:00.000Z',
+        },
+        {
+          id: 2,
+          userId: 1,
+          username: 'ace_player',
+          statement: 'The last goal was after the whistle.',
+          file: { url: '/api/uploads/abc', contentType: 'video/mp4', name: 'goal.mp4' },
+          createdAt: '2025-03-14T12:05:00.000Z',
+        },
+      ],
+    });
+    const user = await openTab('DISPUTES');
+    const list = await screen.findByRole('list', { name: 'Disputes' });
+    const [row] = within(list).getAllByRole('article');
+    expect(row).toHaveTextContent('WINNINGS HELD FOR REVIEW');
+    expect(row).not.toHaveTextContent('Paid to');
+
+    await user.click(within(list).getByRole('button', { name: 'RESOLVE' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resolve Dispute' });
+    expect(dialog).toHaveTextContent('still held for review');
+    const rival = await within(dialog).findByRole('region', { name: 'Evidence from rival' });
+    expect(rival).toHaveTextContent('I won fair and square.');
+    const ace = within(dialog).getByRole('region', { name: 'Evidence from ace_player' });
+    expect(ace).toHaveTextContent('The last goal was after the whistle.');
+    expect(within(ace).getByRole('link', { name: /goal.mp4/ })).toHaveAttribute(
+      'href',
+      '/api/uploads/abc',
+    );
+  });
+
   it('needs an outcome and a note, then sends the decision', async () => {
     const fetchMock = serve({ '/api/admin/disputes': [makeDispute()] }, () =>
       jsonResponse(200, makeDispute({ status: 'completed', winnerId: 1, disputeReason: null })),

@@ -20,7 +20,7 @@ function submitterName(dispute: AdminDispute): string | null {
 
 function DisputeRow({ dispute }: { dispute: AdminDispute }) {
   const titleId = useId();
-  const paidTo = dispute.stakesInEscrow ? null : winnerLabel(dispute);
+  const paidTo = dispute.stakesInEscrow || dispute.heldForReview ? null : winnerLabel(dispute);
   return (
     <article aria-labelledby={titleId} className={rowClasses}>
       <header className="flex flex-wrap items-start justify-between gap-3">
@@ -37,6 +37,11 @@ function DisputeRow({ dispute }: { dispute: AdminDispute }) {
           <Badge variant="accent">
             <Lock aria-hidden="true" className="size-3" />
             STAKES IN ESCROW
+          </Badge>
+        ) : dispute.heldForReview ? (
+          <Badge variant="accent">
+            <Lock aria-hidden="true" className="size-3" />
+            WINNINGS HELD FOR REVIEW
           </Badge>
         ) : (
           <Badge variant="warning">

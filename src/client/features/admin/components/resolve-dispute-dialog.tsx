@@ -22,6 +22,8 @@ import { Textarea } from '#client/components/ui/textarea.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { formatDollars } from '#client/lib/format.ts';
+import { useEvidence } from '#client/features/challenges/api/fair-play.ts';
+import { EvidenceColumns } from '#client/features/challenges/components/fair-play-panels.tsx';
 import { useResolveDispute } from '../api/resolve-dispute.ts';
 import { playerName } from '../lib/challenge-display.ts';
 
@@ -102,6 +104,23 @@ function ResolveDisputeForm({ dispute, onDone }: { dispute: AdminDispute; onDone
   );
 }
 
+/** Both players' statements and files, side by side, above the decision (DESIGN §10). */
+function DisputeEvidence({ dispute }: { dispute: AdminDispute }) {
+  const evidence = useEvidence(dispute.id, true);
+  return (
+    <section aria-label="Evidence" className="space-y-2">
+      <h3 className="font-display text-xs font-bold tracking-widest text-accent">EVIDENCE</h3>
+      {evidence.data ? (
+        <EvidenceColumns challenge={dispute} evidence={evidence.data} />
+      ) : (
+        <p className="text-sm text-slate-300">
+          {evidence.isError ? 'Could not load the evidence.' : 'Loading evidence…'}
+        </p>
+      )}
+    </section>
+  );
+}
+
 /** The admin's final word on a disputed match: either player wins, or both are refunded. */
 export function ResolveDisputeDialog({ dispute }: { dispute: AdminDispute }) {
   const [open, setOpen] = useState(false);
@@ -113,17 +132,20 @@ export function ResolveDisputeDialog({ dispute }: { dispute: AdminDispute }) {
           RESOLVE
         </Button>
       </DialogTrigger>
-      <DialogContent>
+      <DialogContent className="max-w-2xl!">
         <DialogHeader>
           <DialogTitle>Resolve Dispute</DialogTitle>
           <DialogDescription>
             {dispute.game}, {playerName(dispute.creator)} vs {playerName(dispute.acceptor)}.{' '}
             {dispute.stakesInEscrow
               ? 'Both stakes are still in escrow.'
-              : 'The result was already paid out: deciding against that winner reverses the payout.'}{' '}
+              : dispute.heldForReview
+                ? 'The reported winner’s credit is still held for review, so any decision can be paid in full.'
+                : 'The result was already paid out: deciding against that winner reverses the payout.'}{' '}
             The decision is final.
           </DialogDescription>
         </DialogHeader>
+        <DisputeEvidence dispute={dispute} />
         <ResolveDisputeForm dispute={dispute} onDone={() => setOpen(false)} />
       </DialogContent>
     </Dialog>
