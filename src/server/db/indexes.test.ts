@@ -10,6 +10,7 @@ import {
 } from '#server/features/auth/sessions.ts';
 import {
   escrowBalances,
+  reviewBalances,
   findUnreversedSettlement,
   listUsersWithBalances,
   lockActiveChallengesOf,
@@ -28,8 +29,16 @@ import {
   createChallenge,
   submitScores,
 } from '#server/features/challenges/service.ts';
+import { listEvidence } from '#server/features/challenges/evidence.ts';
+import { runFairPlayPass } from '#server/features/challenges/review.ts';
 import { EXTERNAL_CARD, userWallet } from '#server/features/ledger/accounts.ts';
-import { getUserBalanceCents } from '#server/features/ledger/balances.ts';
+import { getUserBalanceCents, getUserBalances } from '#server/features/ledger/balances.ts';
+import { publishStored } from '#server/features/notifications/notify.ts';
+import {
+  countUnread,
+  listNotifications,
+  markRead,
+} from '#server/features/notifications/repository.ts';
 import { createLedger } from '#server/features/ledger/ledger.ts';
 import { deliverDueMail } from '#server/features/mail/worker.ts';
 import {
@@ -93,10 +102,24 @@ const FILL = [
        case when g % 10 > 1 then 1000 end, case when g % 10 > 3 then 50 end,
        case when g % 10 > 1 then now() end
      from generate_series(1, ${ROWS}) g`,
+  // Results reported under review (DESIGN §10): nearly all released long ago, a few still held.
+  `update challenges set review_ends_at = completed_at + interval '1 day',
+       released_at = case when id % 1000 = 4 then null else now() end,
+       release_cause = case when id % 1000 = 4 then null else 'confirmed' end
+     where status = 'completed'`,
+  `insert into notifications (user_id, kind, challenge_id, title, body, dedupe_key, read_at)
+     select (g % ${ROWS}) + 1, 'result_reported', g, 'Title', 'Body', 'seed:' || g,
+       case when g % 20 = 0 then null else now() end
+     from generate_series(1, ${ROWS}) g`,
+  `insert into challenge_evidence (challenge_id, user_id, statement)
+     select g, g, 'Statement' from generate_series(1, ${ROWS}) g`,
   `insert into ledger_accounts (key, kind, user_id, allow_negative, balance_cents)
      select 'user:' || g, 'user', g, false, 10000 from generate_series(1, ${ROWS}) g
      union all
      select 'escrow:challenge:' || g, 'escrow', null, false, 0 from generate_series(1, ${ROWS}) g
+     union all
+     select 'review:challenge:' || g, 'review', g, false,
+       case when g % 1000 = 4 then 950 else 0 end from generate_series(1, ${ROWS}) g
      union all
      select 'external:card', 'external', null, true, -${ROWS}::bigint * 10000`,
   `insert into ledger_transfers (idempotency_key, kind, reference_type, reference_id, payload_hash)
@@ -444,6 +467,40 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
           targetId: '777',
         }),
     ],
+    // Fair play (DESIGN §10).
+    ['a player’s available and under-review balances', (db) => getUserBalances(db, viewer)],
+    [
+      'due reviews released, reviews ending reminded, matches out of time refunded',
+      (db) =>
+        runFairPlayPass(
+          createAppContext({
+            env: parseEnv({ LOG_LEVEL: 'silent' }),
+            database: { ...database, db },
+            bus: createLocalBus(),
+          }),
+          2,
+        ),
+    ],
+    ['a player’s notifications', (db) => listNotifications(db, viewer, { limit: 20 })],
+    ['a player’s unread notifications counted', (db) => countUnread(db, viewer)],
+    ['a player’s notifications marked read', (db) => markRead(db, viewer, { all: true }, now)],
+    [
+      'notifications a statement wrote, read back by key',
+      (db) => publishStored(db, createLocalBus(), ['seed:77', 'seed:78']),
+    ],
+    [
+      'a challenge’s evidence',
+      (db) =>
+        listEvidence(
+          createAppContext({
+            env: parseEnv({ LOG_LEVEL: 'silent' }),
+            database: { ...database, db },
+            bus: createLocalBus(),
+          }),
+          5_000,
+        ),
+    ],
+    ['held credits of disputes, admin queue', (db) => reviewBalances(db, [2, 12, 22])],
     [
       'lock a deleted user’s active challenges',
       (db) => inTransaction(db, ({ tx }) => lockActiveChallengesOf(tx, viewer)),

@@ -1,4 +1,3 @@
-import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
@@ -7,20 +6,11 @@ import {
   notificationListSchema,
 } from '#shared/contracts/notifications.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
-import { notifications } from '../../db/schema/notifications.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { toNotificationView } from './notify.ts';
+import { countUnread, listNotifications, markRead } from './repository.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema };
-
-async function unreadCount(db: Executor, userId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(notifications)
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
-  return row?.n ?? 0;
-}
 
 /** A player's notifications (DESIGN §10): only ever their own. */
 export const notificationRoutes =
@@ -37,18 +27,11 @@ export const notificationRoutes =
       },
       async (request) => {
         const user = requireUser(request);
-        const { limit, before } = request.query;
-        const mine = eq(notifications.userId, user.id);
-        const rows = await ctx.db
-          .select()
-          .from(notifications)
-          .where(before === undefined ? mine : and(mine, lt(notifications.id, BigInt(before))))
-          .orderBy(desc(notifications.id))
-          .limit(limit);
-        return {
-          notifications: rows.map(toNotificationView),
-          unread: await unreadCount(ctx.db, user.id),
-        };
+        const [rows, unread] = await Promise.all([
+          listNotifications(ctx.db, user.id, request.query),
+          countUnread(ctx.db, user.id),
+        ]);
+        return { notifications: rows.map(toNotificationView), unread };
       },
     );
 
@@ -63,15 +46,8 @@ export const notificationRoutes =
       },
       async (request) => {
         const user = requireUser(request);
-        const body = request.body;
-        const unread = and(eq(notifications.userId, user.id), isNull(notifications.readAt));
-        await ctx.db
-          .update(notifications)
-          .set({ readAt: ctx.clock() })
-          .where(
-            'all' in body ? unread : and(unread, inArray(notifications.id, body.ids.map(BigInt))),
-          );
-        return { unread: await unreadCount(ctx.db, user.id) };
+        await markRead(ctx.db, user.id, request.body, ctx.clock());
+        return { unread: await countUnread(ctx.db, user.id) };
       },
     );
   };
