@@ -104,3 +104,11 @@ export function pickFocusTarget(container: HTMLElement, lost: LostFocus): HTMLEl
     container
   );
 }
+
+/**
+ * Focuses the page's main heading (headings that can take focus say so with tabindex="-1"): the
+ * place to land when the control that had focus is gone for good, as after the results modal.
+ */
+export function focusMainHeading(): void {
+  document.querySelector<HTMLElement>('main h1[tabindex="-1"]')?.focus();
+}
