@@ -1,6 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, launchBrowser, registerPlayer, startApp, type RunningApp } from './harness.ts';
+import {
+  ADMIN,
+  launchBrowser,
+  registerPlayer,
+  signIn,
+  startApp,
+  type RunningApp,
+} from './harness.ts';
 
 let app: RunningApp;
 let browser: Browser;
@@ -20,25 +27,10 @@ async function expectBalance(page: Page, text: string): Promise<void> {
   await topBarBalance(page).getByText(text).waitFor({ timeout: 10_000 });
 }
 
-/** Signs the operator in through the login form, in a browser context of its own. */
-async function signInAsAdmin(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: app.baseUrl,
-    viewport: { width: 1280, height: 900 },
-  });
-  const page = await context.newPage();
-  await page.goto('/auth');
-  await page.getByLabel('Username', { exact: true }).fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: /LOGIN/ }).click();
-  await page.waitForURL(`${app.baseUrl}/`);
-  return { context, page };
-}
-
 describe('the operator and a player in two browsers', () => {
   it('a balance change reaches the player live; a payout is requested, completed and shown', async () => {
     const player = await registerPlayer(browser, app.baseUrl, { width: 390, height: 844 });
-    const admin = await signInAsAdmin();
+    const admin = await signIn(browser, app.baseUrl, ADMIN);
     await expectBalance(player.page, '$0.00');
 
     // USERS: the operator credits the player inline, with a reason for the audit log.

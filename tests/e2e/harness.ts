@@ -132,6 +132,40 @@ export async function registerPlayer(
   return { context, page, username, password };
 }
 
+/** Signs an existing account in through the login form, in a browser context of its own. */
+export async function signIn(
+  browser: Browser,
+  baseUrl: string,
+  credentials: { username: string; password: string },
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+  const page = await context.newPage();
+  await page.goto('/auth');
+  await page.getByLabel('Username', { exact: true }).fill(credentials.username);
+  await page.getByLabel('Password', { exact: true }).fill(credentials.password);
+  await page.getByRole('button', { name: /LOGIN/ }).click();
+  await page.waitForURL(`${baseUrl}/`);
+  return { context, page };
+}
+
+/**
+ * Calls the API as the account signed in to `context` (its cookies go along), and answers the
+ * JSON body; anything but a 2xx throws with the status and body.
+ */
+export async function callApi<T = unknown>(
+  context: BrowserContext,
+  method: 'GET' | 'POST',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const response = await context.request.fetch(path, { method, data });
+  if (!response.ok()) {
+    throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
+  }
+  return (await response.json()) as T;
+}
+
 /** Gives a player money through the admin API, as an operator would. */
 export async function creditPlayer(
   baseUrl: string,

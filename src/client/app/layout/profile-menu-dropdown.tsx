@@ -20,7 +20,9 @@ import { ProfileButtonFace } from './profile-button-face.tsx';
 export function ProfileMenuDropdown({ user }: { user: PublicUser }) {
   const logout = useLogout();
   return (
-    <DropdownMenu defaultOpen>
+    // Not modal: a modal menu hides the rest of the page from assistive technology while its
+    // links stay focusable (axe: aria-hidden-focus). Escape and a click outside still close it.
+    <DropdownMenu defaultOpen modal={false}>
       <DropdownMenuTrigger asChild>
         <Button variant="outline" size="sm">
           <ProfileButtonFace />

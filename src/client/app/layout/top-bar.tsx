@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Link } from 'wouter';
 import { Coins, RefreshCw, Wallet } from 'lucide-react';
 import type { PublicUser } from '#shared/contracts/auth.ts';
@@ -5,6 +6,7 @@ import { Button } from '#client/components/ui/button.tsx';
 import { formatDollars } from '#client/lib/format.ts';
 import { NotificationBell } from '#client/features/notifications/components/notification-bell.tsx';
 import { ProfileMenu } from './profile-menu.tsx';
+import { useFixedBarHeight } from './use-fixed-bar-height.ts';
 import { Wordmark } from './wordmark.tsx';
 
 /**
@@ -34,11 +36,17 @@ function BalanceChip({ balance, underReview }: { balance: number; underReview: n
 
 /**
  * The signed-in top bar. On a phone it folds into two rows (brand and menu, then balance and
- * deposit) so nothing is squeezed or scrolls sideways at 390 px.
+ * deposit) so nothing is squeezed or scrolls sideways at 390 px. It sticks to the top of the
+ * window, so its height is published for the page's scroll-padding.
  */
 export function TopBar({ user }: { user: PublicUser }) {
+  const bar = useRef<HTMLElement>(null);
+  useFixedBarHeight(bar, '--top-bar-height', 'top');
   return (
-    <header className="sticky top-0 z-30 border-b border-ink-700/80 bg-ink-950/85 backdrop-blur-md">
+    <header
+      ref={bar}
+      className="sticky top-0 z-30 border-b border-ink-700/80 bg-ink-950/85 backdrop-blur-md"
+    >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-2 gap-y-3 px-4 py-3 sm:gap-x-3 sm:px-6">
         <Wordmark />
         <div className="order-last flex w-full items-center justify-between gap-2 sm:order-none sm:ml-auto sm:w-auto sm:justify-end">

@@ -14,12 +14,15 @@ export interface ScrollMetrics {
 const AT_TOP: ScrollMetrics = { progressPercent: 0, overflows: false, pastHalf: false };
 
 function readScrollMetrics(): ScrollMetrics {
-  const scrollableHeight = document.documentElement.scrollHeight - window.innerHeight;
+  const root = document.documentElement;
+  const scrollableHeight = root.scrollHeight - window.innerHeight;
+  // Whether the page needs the controls is judged without the spacer they add at its end.
+  const controlsSpacer = parseFloat(root.style.getPropertyValue('--scroll-controls-height')) || 0;
   const fraction =
     scrollableHeight > 0 ? Math.min(1, Math.max(0, window.scrollY / scrollableHeight)) : 0;
   return {
     progressPercent: Math.round(fraction * 1000) / 10,
-    overflows: scrollableHeight > SCROLL_OVERFLOW_THRESHOLD_PX,
+    overflows: scrollableHeight - controlsSpacer > SCROLL_OVERFLOW_THRESHOLD_PX,
     pastHalf: fraction > BACK_TO_TOP_FRACTION,
   };
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type MouseEvent, type Ref } from 'react';
 import type { LucideIcon } from 'lucide-react';
 import {
   CircleCheck,
@@ -31,7 +31,15 @@ const BANNER_POINTS: readonly { icon: LucideIcon; text: string }[] = [
   { icon: Gamepad2, text: 'Xbox, PlayStation, PC and more' },
 ];
 
-function Banner({ username, onCreate }: { username: string; onCreate: () => void }) {
+function Banner({
+  username,
+  onCreate,
+  createButtonRef,
+}: {
+  username: string;
+  onCreate: (event: MouseEvent<HTMLButtonElement>) => void;
+  createButtonRef: Ref<HTMLButtonElement>;
+}) {
   return (
     <section className="relative mb-10 overflow-hidden rounded-2xl border border-accent/30 bg-linear-to-br from-ink-800 via-ink-850 to-ink-900 p-6 sm:p-10">
       <div
@@ -43,7 +51,11 @@ function Banner({ username, onCreate }: { username: string; onCreate: () => void
           <p className="font-display text-xs font-semibold tracking-[0.3em] break-words text-accent">
             WELCOME BACK, {username.toUpperCase()}
           </p>
-          <h1 className="font-display text-3xl leading-tight font-black tracking-wide text-white sm:text-4xl">
+          {/* Focusable from script only, as PageHeader's heading is. */}
+          <h1
+            tabIndex={-1}
+            className="font-display text-3xl leading-tight font-black tracking-wide text-white sm:text-4xl"
+          >
             SKILL CHALLENGES
           </h1>
           <p className="max-w-2xl text-slate-300">
@@ -59,7 +71,7 @@ function Banner({ username, onCreate }: { username: string; onCreate: () => void
             ))}
           </ul>
         </div>
-        <Button size="lg" onClick={onCreate}>
+        <Button ref={createButtonRef} size="lg" onClick={onCreate}>
           <Plus aria-hidden="true" />
           Create Challenge
         </Button>
@@ -86,12 +98,24 @@ function TabLabel({ label, count }: { label: string; count: number | undefined }
 /** /: the challenge lobby: open challenges, the viewer's active matches and finished ones. */
 export function HomePage({ user }: { user: PublicUser }) {
   const [createOpen, setCreateOpen] = useState(false);
-  const openCreate = () => setCreateOpen(true);
+  const bannerCreateButton = useRef<HTMLButtonElement>(null);
+  const createOpener = useRef<HTMLElement | null>(null);
+  const openCreate = (event: MouseEvent<HTMLButtonElement>) => {
+    createOpener.current = event.currentTarget;
+    setCreateOpen(true);
+  };
+  // The dialog has no trigger of its own: focus goes back to the button that opened it, or to
+  // the banner's when that one is gone (the empty list's button, once a challenge exists).
+  const returnFocusFromCreate = (event: Event) => {
+    event.preventDefault();
+    const opener = createOpener.current;
+    (opener?.isConnected ? opener : bannerCreateButton.current)?.focus();
+  };
   const counts = useChallengeCounts();
 
   return (
     <>
-      <Banner username={user.username} onCreate={openCreate} />
+      <Banner username={user.username} onCreate={openCreate} createButtonRef={bannerCreateButton} />
       <Tabs defaultValue="available">
         <TabsList aria-label="Challenges" className="sm:max-w-xl">
           <TabsTrigger value="available">
@@ -156,6 +180,7 @@ export function HomePage({ user }: { user: PublicUser }) {
       <CreateChallengeDialog
         open={createOpen}
         onOpenChange={setCreateOpen}
+        onCloseAutoFocus={returnFocusFromCreate}
         defaultPhoneNumber={user.phoneNumber}
       />
     </>

@@ -17,7 +17,11 @@ export function PageHeader({ eyebrow, title, description, actions }: PageHeaderP
             {eyebrow}
           </p>
         )}
-        <h1 className="font-display text-2xl font-black tracking-wider break-words text-white sm:text-3xl">
+        {/* Focusable from script only: where focus lands when its control is gone for good. */}
+        <h1
+          tabIndex={-1}
+          className="font-display text-2xl font-black tracking-wider break-words text-white sm:text-3xl"
+        >
           {title}
         </h1>
         {description && <p className="max-w-2xl text-slate-300">{description}</p>}

@@ -56,6 +56,7 @@ export function ChallengeCard({ challenge, viewerId }: ChallengeCardProps) {
           <h3 id={titleId} className="font-display text-base font-bold tracking-wide break-words">
             <Link
               href={`/challenges/${challenge.id}`}
+              data-focus-target
               className="rounded-sm text-white hover:text-accent-strong"
             >
               {challenge.game}

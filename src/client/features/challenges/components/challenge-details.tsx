@@ -4,6 +4,7 @@ import type { ChallengeView } from '#shared/contracts/challenges.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
 import { cn } from '#client/lib/cn.ts';
+import { pickFocusTarget, useFocusRecovery } from '#client/lib/focus-recovery.ts';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 import {
   canCancel,
@@ -259,6 +260,8 @@ export function ChallengeDetails({
   /** The voice chat (SPEC §2), composed by the page; shown to the players of an accepted match. */
   voicePanel?: ReactNode;
 }) {
+  // Accepting or cancelling replaces the button that had focus: its successor takes it.
+  const focusRecovery = useFocusRecovery<HTMLDivElement>(pickFocusTarget);
   return (
     <div className="space-y-6">
       <div className="grid gap-6 lg:grid-cols-3">
@@ -307,7 +310,9 @@ export function ChallengeDetails({
           </CardContent>
         </Card>
       </div>
-      <StatusSection challenge={challenge} viewerId={viewerId} voicePanel={voicePanel} />
+      <div {...focusRecovery} tabIndex={-1} className="outline-offset-4">
+        <StatusSection challenge={challenge} viewerId={viewerId} voicePanel={voicePanel} />
+      </div>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { Button } from '#client/components/ui/button.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { cn } from '#client/lib/cn.ts';
+import { pickFocusTarget, useFocusRecovery } from '#client/lib/focus-recovery.ts';
 import { useChallenges, type ChallengeListFilter } from '../api/get-challenges.ts';
 import { ChallengeCard } from './challenge-card.tsx';
 
@@ -28,7 +29,11 @@ const DEFAULT_ERROR = (
   />
 );
 
-/** A grid of challenge cards, a page at a time, with "Load more" while pages come back full. */
+/**
+ * A grid of challenge cards, a page at a time, with "Load more" while pages come back full. When
+ * a card with the keyboard focus leaves the list (accepted, say) focus moves to the card that took
+ * its place, or to what the list shows instead, never to the page body.
+ */
 export function ChallengeGrid({
   filter,
   viewerId,
@@ -38,7 +43,30 @@ export function ChallengeGrid({
   narrow = false,
 }: ChallengeGridProps) {
   const list = useChallenges(filter);
+  const focusRecovery = useFocusRecovery<HTMLDivElement>(pickFocusTarget);
 
+  return (
+    <div {...focusRecovery} tabIndex={-1} className="outline-offset-4">
+      <GridBody
+        list={list}
+        viewerId={viewerId}
+        label={label}
+        empty={empty}
+        error={error}
+        narrow={narrow}
+      />
+    </div>
+  );
+}
+
+function GridBody({
+  list,
+  viewerId,
+  label,
+  empty,
+  error,
+  narrow,
+}: Omit<ChallengeGridProps, 'filter'> & { list: ReturnType<typeof useChallenges> }) {
   if (list.isPending) {
     return (
       <div className="flex justify-center py-12">
@@ -59,7 +87,7 @@ export function ChallengeGrid({
         className={cn('grid gap-4 sm:grid-cols-2', !narrow && 'lg:grid-cols-3')}
       >
         {challenges.map((challenge) => (
-          <li key={challenge.id} className="min-w-0">
+          <li key={challenge.id} data-focus-key={challenge.id} className="min-w-0">
             <ChallengeCard challenge={challenge} viewerId={viewerId} />
           </li>
         ))}

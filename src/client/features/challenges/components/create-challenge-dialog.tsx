@@ -17,6 +17,8 @@ const CreateChallengeForm = lazy(() =>
 export interface CreateChallengeDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where focus goes when it closes: the dialog has no trigger of its own to return it to. */
+  onCloseAutoFocus: (event: Event) => void;
   defaultPhoneNumber?: string | null;
 }
 
@@ -27,11 +29,12 @@ export interface CreateChallengeDialogProps {
 export function CreateChallengeDialog({
   open,
   onOpenChange,
+  onCloseAutoFocus,
   defaultPhoneNumber,
 }: CreateChallengeDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>Create Challenge</DialogTitle>
           <DialogDescription>

@@ -9,6 +9,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '#client/components/ui/dialog.tsx';
+import { focusMainHeading } from '#client/lib/focus-recovery.ts';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 import type { SubmittedResults } from './results-modal.tsx';
 
@@ -40,7 +41,14 @@ export function ResultsModal({
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent>
+      <DialogContent
+        // The button that sent the results left with the finished match: the page's heading
+        // takes focus instead of the page body.
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          focusMainHeading();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>CHALLENGE RESULTS SUBMITTED</DialogTitle>
           <DialogDescription>

@@ -34,7 +34,7 @@ async function openCardPanel(amount = '25') {
   const dialog = await screen.findByRole('dialog', { name: /Deposit Funds/ });
   await user.type(within(dialog).getByLabelText('Amount ($)'), amount);
   await user.click(within(dialog).getByRole('button', { name: 'CONTINUE' }));
-  await user.click(await within(dialog).findByRole('button', { name: 'Credit Card' }));
+  await user.click(await within(dialog).findByRole('button', { name: /^Credit Card/ }));
   return { user, dialog };
 }
 

@@ -61,9 +61,18 @@ function StatusLine({ watch }: { watch: CryptoWatchState }) {
   );
 }
 
-function DetailRow({ label, children }: { label: string; children: ReactNode }) {
+function DetailRow({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  // The <div> directly around the pair is the only wrapper a <dl> may hold.
   return (
-    <div className="space-y-1">
+    <div className={cn('min-w-0 space-y-1', className)}>
       <dt className="text-xs font-semibold tracking-wider text-slate-400 uppercase">{label}</dt>
       <dd className="flex min-w-0 items-center gap-2">{children}</dd>
     </div>
@@ -122,33 +131,32 @@ function CryptoPaymentView({
           label={`QR code of the ${currency} payment address`}
           className="mx-auto size-44 rounded-lg sm:size-40"
         />
-        <dl className="min-w-0 space-y-4">
-          <DetailRow label="Send exactly">
+        {/* The amount and the address take a line each; the deposit and the time left share one. */}
+        <dl className="flex min-w-0 flex-wrap gap-x-8 gap-y-4">
+          <DetailRow label="Send exactly" className="basis-full">
             <span className="min-w-0 font-mono text-lg font-semibold break-all text-white">
               {coinAmount} {currency}
             </span>
             <CopyButton value={coinAmount} what="amount" />
           </DetailRow>
-          <DetailRow label={`To this ${currency} address`}>
+          <DetailRow label={`To this ${currency} address`} className="basis-full">
             <code className="min-w-0 flex-1 rounded-md border border-ink-600 bg-ink-900 px-2 py-1.5 font-mono text-sm break-all text-slate-100">
               {payment.paymentAddress}
             </code>
             <CopyButton value={payment.paymentAddress} what="address" />
           </DetailRow>
-          <div className="flex flex-wrap gap-x-8 gap-y-4">
-            <DetailRow label="Deposit">
-              <span className="font-display font-bold text-white tabular-nums">
-                {formatCents(amountCents)}
+          <DetailRow label="Deposit">
+            <span className="font-display font-bold text-white tabular-nums">
+              {formatCents(amountCents)}
+            </span>
+          </DetailRow>
+          {secondsLeft !== null && open && (
+            <DetailRow label="Expires in">
+              <span role="timer" className="font-display font-bold text-white tabular-nums">
+                {formatCountdown(secondsLeft)}
               </span>
             </DetailRow>
-            {secondsLeft !== null && open && (
-              <DetailRow label="Expires in">
-                <span role="timer" className="font-display font-bold text-white tabular-nums">
-                  {formatCountdown(secondsLeft)}
-                </span>
-              </DetailRow>
-            )}
-          </div>
+          )}
         </dl>
       </div>
 

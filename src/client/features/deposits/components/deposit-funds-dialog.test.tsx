@@ -52,8 +52,17 @@ describe('deposit funds: the amount entry', () => {
     await user.click(within(dialog).getByRole('button', { name: 'CONTINUE' }));
     const methods = await within(dialog).findByRole('group', { name: 'Payment method' });
     expect(dialog).toHaveTextContent('$10.00');
-    expect(within(methods).getByRole('button', { name: 'Credit Card' })).toBeInTheDocument();
-    expect(within(methods).getByRole('button', { name: 'Cryptocurrency' })).toBeInTheDocument();
+    // Each button is named by all it shows, so a speech-input user can say what they see.
+    expect(
+      within(methods).getByRole('button', {
+        name: /^Credit Card\s*TEST MODE\s*Pay with a credit or debit card\.$/,
+      }),
+    ).toBeInTheDocument();
+    expect(
+      within(methods).getByRole('button', {
+        name: /^Cryptocurrency\s*TEST MODE\s*Send coins from your own wallet to a payment address\.$/,
+      }),
+    ).toBeInTheDocument();
     expect(visibleToasts()).toHaveLength(0);
 
     // Cancel goes back to the entry, which keeps the amount.

@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import type { LucideIcon } from 'lucide-react';
 import { Bitcoin, ChevronRight, CreditCard } from 'lucide-react';
 import type { PaymentsConfig } from '#shared/contracts/payments.ts';
@@ -9,6 +8,10 @@ import { TestModeBadge } from './test-mode-badge.tsx';
 
 export type DepositMethod = 'card' | 'crypto';
 
+/**
+ * A payment method as a large button. Its name is everything it shows (title, TEST MODE badge and
+ * description), so that what a speech-input user reads out is what the button is called.
+ */
 function MethodButton({
   icon: Icon,
   title,
@@ -22,12 +25,9 @@ function MethodButton({
   testMode: boolean;
   onClick: () => void;
 }) {
-  const id = useId();
   return (
     <button
       type="button"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-description`}
       onClick={onClick}
       className="group flex w-full cursor-pointer items-center gap-4 rounded-lg border border-ink-600 bg-ink-900/70 p-4 text-left transition-colors hover:border-accent/70 hover:bg-accent/5"
     >
@@ -36,17 +36,10 @@ function MethodButton({
       </span>
       <span className="min-w-0 flex-1 space-y-1">
         <span className="flex flex-wrap items-center gap-2">
-          <span
-            id={`${id}-title`}
-            className="font-display text-sm font-bold tracking-wider text-white"
-          >
-            {title}
-          </span>
+          <span className="font-display text-sm font-bold tracking-wider text-white">{title}</span>
           {testMode && <TestModeBadge />}
         </span>
-        <span id={`${id}-description`} className="block text-sm text-slate-400">
-          {description}
-        </span>
+        <span className="block text-sm text-slate-400">{description}</span>
       </span>
       <ChevronRight
         aria-hidden="true"

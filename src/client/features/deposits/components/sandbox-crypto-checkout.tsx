@@ -19,6 +19,7 @@ import {
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { ApiError } from '#client/lib/api-client.ts';
+import { cn } from '#client/lib/cn.ts';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 import { useSandboxCryptoPayment } from '../api/get-sandbox-crypto-payment.ts';
 import { useSimulateSandboxCrypto } from '../api/simulate-sandbox-crypto.ts';
@@ -53,9 +54,18 @@ function statusVariant(status: CryptoPaymentStatus): BadgeVariant {
 
 const statusLabel = (status: CryptoPaymentStatus) => status.replaceAll('_', ' ');
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
+function Fact({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  // The <div> directly around the pair is the only wrapper a <dl> may hold.
   return (
-    <div className="min-w-0 space-y-0.5">
+    <div className={cn('min-w-0 space-y-0.5', className)}>
       <dt className="text-xs font-semibold tracking-wider text-slate-400 uppercase">{label}</dt>
       <dd className="font-medium break-all text-slate-100">{children}</dd>
     </div>
@@ -145,11 +155,9 @@ function Checkout({ paymentId }: { paymentId: string }) {
                 {formatCryptoAmount(payment.paymentAmount)} {currency}
               </span>
             </Fact>
-            <div className="sm:col-span-2">
-              <Fact label="Address">
-                <span className="font-mono text-sm">{payment.paymentAddress}</span>
-              </Fact>
-            </div>
+            <Fact label="Address" className="sm:col-span-2">
+              <span className="font-mono text-sm">{payment.paymentAddress}</span>
+            </Fact>
             {payment.expirationTime && (
               <Fact label="Expires">{formatDateTime(payment.expirationTime)}</Fact>
             )}

@@ -5,6 +5,7 @@ import { Badge } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
+import { cn } from '#client/lib/cn.ts';
 import { formatDollars } from '#client/lib/format.ts';
 import { usePayouts } from '../api/get-payouts.ts';
 import {
@@ -14,9 +15,18 @@ import {
   payoutStatusVariant,
 } from '../lib/payout-display.ts';
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
+function Fact({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  // The <div> directly around the pair is the only wrapper a <dl> may hold.
   return (
-    <div className="min-w-0">
+    <div className={cn('min-w-0', className)}>
       <dt className="text-[0.7rem] font-semibold tracking-wider text-slate-400 uppercase">
         {label}
       </dt>
@@ -48,21 +58,17 @@ export function PayoutEntry({ payout }: { payout: PayoutView }) {
       <dl className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
         <Fact label="Method">{payoutMethodLabel(payout.paymentMethod)}</Fact>
         <Fact label="Phone">{payout.phoneNumber}</Fact>
-        <div className="sm:col-span-2">
-          <Fact label="Details">
-            <span className="font-mono text-[0.8rem] break-all">{payout.paymentDetails}</span>
-          </Fact>
-        </div>
+        <Fact label="Details" className="sm:col-span-2">
+          <span className="font-mono text-[0.8rem] break-all">{payout.paymentDetails}</span>
+        </Fact>
         <Fact label="Requested">{payoutDateLabel(payout.createdAt)}</Fact>
         {payout.status === 'completed' && (
           <Fact label="Completed">{payoutDateLabel(payout.completedAt)}</Fact>
         )}
         {payout.status === 'failed' && payout.failureReason && (
-          <div className="sm:col-span-2">
-            <Fact label="Reason">
-              <span className="text-red-300">{payout.failureReason}</span>
-            </Fact>
-          </div>
+          <Fact label="Reason" className="sm:col-span-2">
+            <span className="text-red-300">{payout.failureReason}</span>
+          </Fact>
         )}
       </dl>
     </article>

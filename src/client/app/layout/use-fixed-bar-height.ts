@@ -1,0 +1,39 @@
+import { useLayoutEffect, type RefObject } from 'react';
+
+/** The CSS variables the page's scroll-padding is made of (styles.css). */
+export type FixedBarVariable = '--top-bar-height' | '--scroll-controls-height';
+
+/**
+ * Publishes how far a bar that stays on screen (sticky at the top, fixed at the bottom) reaches
+ * into the window, as a CSS variable on <html>. The root's scroll-padding is made of these, so
+ * the browser scrolls a focused element clear of the bars instead of under them (WCAG 2.4.11
+ * Focus Not Obscured). Measured rather than written down, because the bars wrap and grow with
+ * the text size. The variable goes away with the bar.
+ */
+export function useFixedBarHeight(
+  ref: RefObject<HTMLElement | null>,
+  variable: FixedBarVariable,
+  edge: 'top' | 'bottom',
+): void {
+  useLayoutEffect(() => {
+    const bar = ref.current;
+    if (!bar) return;
+    const root = document.documentElement;
+    const measure = () => {
+      const rect = bar.getBoundingClientRect();
+      // A floating bar's gap to the edge of the window counts too.
+      const reach = edge === 'top' ? rect.bottom : window.innerHeight - rect.top;
+      root.style.setProperty(variable, `${Math.max(0, Math.ceil(reach))}px`);
+    };
+    measure();
+    // jsdom has no ResizeObserver; there the window's resize event is all there is.
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    observer?.observe(bar);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener('resize', measure);
+      root.style.removeProperty(variable);
+    };
+  }, [ref, variable, edge]);
+}
