@@ -67,6 +67,11 @@ const confirmation =
 const challenge = (which: keyof World['challenges']) => (world: World) =>
   `/challenges/${world.challenges[which]}`;
 
+async function openNotifications(page: Page) {
+  await page.getByRole('button', { name: /^Notifications/ }).click();
+  await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
+}
+
 async function openProfileMenu(page: Page) {
   await page.getByRole('button', { name: /PROFILE/ }).click();
   await page.getByRole('menu').waitFor();
@@ -169,7 +174,14 @@ const SCREENS: Screen[] = [
     path: challenge('completed'),
     open: dialog('DISPUTE RESULT', 'Dispute Result'),
   },
-  { name: 'challenge, disputed', as: 'acceptor', path: challenge('disputed') },
+  { name: 'challenge, disputed, with evidence', as: 'acceptor', path: challenge('disputed') },
+  {
+    name: 'challenge, Add Evidence',
+    as: 'acceptor',
+    path: challenge('disputed'),
+    open: dialog('ADD EVIDENCE', 'Add Evidence'),
+  },
+  { name: 'home, notifications', as: 'creator', path: '/', open: openNotifications },
   { name: 'challenge, cancelled', as: 'creator', path: challenge('cancelled') },
   { name: 'challenge, not found', as: 'creator', path: '/challenges/999999' },
   { name: 'profile', as: 'creator', path: '/profile' },
@@ -369,6 +381,19 @@ beforeAll(async () => {
   await callApi(acceptor.context, 'POST', `/api/challenges/${disputed}/dispute`, {
     reason: 'The screenshot is from another match.',
   });
+  // Evidence from both sides, as the players and the admin's decision show it.
+  for (const [player, statement] of [
+    [acceptor, 'I won 2–1; the last goal was after the whistle.'],
+    [creator, 'The result stands.'],
+  ] as const) {
+    const evidence = await player.context.request.post(`/api/challenges/${disputed}/evidence`, {
+      multipart: {
+        statement,
+        file: { name: 'final.png', mimeType: 'image/png', buffer: PNG_1X1 },
+      },
+    });
+    expect(evidence.status()).toBe(201);
+  }
 
   // The acceptor's payouts: one the operator failed, with a reason, and one still waiting.
   const requestPayout = (paymentDetails: string) =>

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { challenges, type Challenge, type ReleaseCause } from '../../db/schema/challenges.ts';
 import { inTransaction, retryingConflicts, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
+import { formatUtc } from '../../lib/format-time.ts';
 import { lockUser } from '../admin/repository.ts';
 import {
   challengeEscrow,
@@ -221,7 +222,7 @@ async function remindOneEnding(ctx: AppContext, now: Date): Promise<boolean> {
           title: `Challenge #${due.id}: one hour left to dispute`,
           body:
             `The result reported on challenge #${due.id} (${due.game}) stands at ` +
-            `${due.reviewEndsAt.toISOString()} unless you confirm or dispute it before then.`,
+            `${formatUtc(due.reviewEndsAt)} unless you confirm or dispute it before then.`,
           dedupeKey: `review-ending:${due.id}`,
         });
       }

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { challenges, type Challenge } from '../../db/schema/challenges.ts';
 import { inTransaction, retryingConflicts, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
+import { formatUtc } from '../../lib/format-time.ts';
 import { listAuditEntries } from '../audit/audit-log.ts';
 import { challengeEscrow, userWallet } from '../ledger/accounts.ts';
 import { getUserBalances, totalCents } from '../ledger/balances.ts';
@@ -334,7 +335,7 @@ function resultMails(
 ): Mail[] {
   const held =
     `$${centsToDecimalString(winnerCreditCents)} is held for review until ` +
-    `${reviewEnd.toISOString()}, then added to the winner's available balance.`;
+    `${formatUtc(reviewEnd)}, then added to the winner's available balance.`;
   return players.flatMap((player) => {
     if (!player.email) return [];
     const won = player.id === winnerId;
@@ -411,7 +412,7 @@ export async function submitScores(
                 body:
                   `Your opponent reported ${submission.creatorScore}–${submission.acceptorScore} ` +
                   `on challenge #${challenge.id} (${challenge.game}). Confirm or dispute it ` +
-                  `before ${endsAt.toISOString()}; after that it stands.`,
+                  `before ${formatUtc(endsAt)}; after that it stands.`,
                 dedupeKey: `result-reported:${challenge.id}`,
               },
             ]
