@@ -168,12 +168,33 @@ export interface NewChallenge {
   now: Date;
 }
 
-/** Inserts an open challenge and posts the creator's stake into its escrow. */
-export function createChallengeCall(challenge: NewChallenge): SQL {
-  return sql`select ${CALL_COLUMNS} from challenge_create(${challenge.creatorId}::integer,
-    ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
-    ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
-    ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.now.toISOString()}::timestamptz)`;
+/** A player's suspension as it was read and judged, which a guarded write relies on. */
+export interface SeenSuspension {
+  suspendedAt: Date | null;
+  suspendedUntil: Date | null;
+}
+
+/**
+ * Inserts an open challenge and posts the creator's stake into its escrow, provided the
+ * creator's suspension is still `seen`; otherwise it answers no row and creates nothing.
+ */
+export function createChallengeCall(challenge: NewChallenge, seen: SeenSuspension): SQL {
+  // A suspension cancels its player's open challenges in its own transaction, holding their
+  // row `for update`: the key-share lock here waits for it and then finds the row changed, or
+  // holds it off until this challenge has committed, where the suspension then finds it.
+  const seenAt = seen.suspendedAt?.toISOString() ?? null;
+  const seenUntil = seen.suspendedUntil?.toISOString() ?? null;
+  return sql`with creator as materialized (
+      select u.id from users u
+      where u.id = ${challenge.creatorId}::integer
+        and u.suspended_at is not distinct from ${seenAt}::timestamptz
+        and u.suspended_until is not distinct from ${seenUntil}::timestamptz
+      for key share
+    )
+    select ${CALL_COLUMNS} from creator, lateral challenge_create(creator.id,
+      ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
+      ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
+      ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.now.toISOString()}::timestamptz)`;
 }
 
 /**

@@ -308,6 +308,24 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: adminOnly(200),
     },
   ],
+  'POST /api/admin/users/:id/suspend': [
+    {
+      target: 'outsider',
+      request: (w) =>
+        post(`/api/admin/users/${w.actor('outsider').id}/suspend`, {
+          reason: 'Match fixing under review',
+          until: '2099-01-01T00:00:00Z',
+        }),
+      expect: adminOnly(200),
+    },
+  ],
+  'POST /api/admin/users/:id/unsuspend': [
+    {
+      target: 'outsider, suspended',
+      request: async (w) => post(`/api/admin/users/${await w.suspendedOutsider()}/unsuspend`),
+      expect: adminOnly(200),
+    },
+  ],
   'GET /api/admin/ledger-health': [
     { request: () => get('/api/admin/ledger-health'), expect: adminOnly(200) },
   ],

@@ -254,6 +254,18 @@ export class World {
     return { uploadId: verification.uploadId, verificationId: verification.id };
   });
 
+  /** `outsider`, suspended by the admin until further notice. */
+  readonly suspendedOutsider = once(async () => {
+    const id = this.actor('outsider').id;
+    const response = await this.send('admin', {
+      method: 'POST',
+      url: `/api/admin/users/${id}/suspend`,
+      payload: { reason: 'Matrix suspension' },
+    });
+    expectStatus(response, 200, 'suspend outsider');
+    return id;
+  });
+
   /** `player`'s pending payout request. */
   readonly payout = once(async () => {
     const response = await this.send('player', {
