@@ -188,6 +188,7 @@ export const AUDIT_ACTIONS = [
   'verification.reject',
   'user.suspend',
   'user.unsuspend',
+  'report.resolve',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

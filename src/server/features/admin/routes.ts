@@ -26,6 +26,7 @@ import { adminChallengeRoutes } from './challenge-routes.ts';
 import { deleteUser } from './delete-user.ts';
 import { suspensionOf } from '../users/suspension.ts';
 import { listUsersWithBalances } from './repository.ts';
+import { adminReportRoutes } from './report-routes.ts';
 import { suspendUser, unsuspendUser } from './suspend-user.ts';
 import { adminVerificationRoutes } from './verification-routes.ts';
 
@@ -50,6 +51,7 @@ export const adminRoutes =
   async (app) => {
     await app.register(adminChallengeRoutes(ctx));
     await app.register(adminVerificationRoutes(ctx));
+    await app.register(adminReportRoutes(ctx));
 
     app.get(
       '/api/admin/users',

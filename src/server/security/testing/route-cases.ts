@@ -200,6 +200,27 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
 
+  // Reports
+  'POST /api/players/:username/report': [
+    {
+      target: 'opponent (whom opponent may not report)',
+      request: (w) =>
+        post(`/api/players/${w.actor('opponent').username.toUpperCase()}/report`, {
+          reason: 'Rage quit and insulted me',
+        }),
+      expect: { ...signedIn(201), opponent: 400 },
+    },
+    {
+      target: 'opponent, naming the accepted challenge of player and opponent',
+      request: async (w) =>
+        post(`/api/players/${w.actor('opponent').username}/report`, {
+          reason: 'Would not send the screenshot',
+          challengeId: await w.acceptedChallenge(),
+        }),
+      expect: { ...signedIn(400), player: 201 },
+    },
+  ],
+
   // Payments (sandbox)
   'GET /api/payments/config': [
     { request: () => get('/api/payments/config'), expect: signedIn(200) },
@@ -323,6 +344,18 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     {
       target: 'outsider, suspended',
       request: async (w) => post(`/api/admin/users/${await w.suspendedOutsider()}/unsuspend`),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/reports': [{ request: () => get('/api/admin/reports'), expect: adminOnly(200) }],
+  'POST /api/admin/reports/:id/resolve': [
+    {
+      target: "player's report about opponent",
+      request: async (w) =>
+        post(`/api/admin/reports/${await w.report()}/resolve`, {
+          action: 'dismiss',
+          note: 'Nothing in the match record',
+        }),
       expect: adminOnly(200),
     },
   ],

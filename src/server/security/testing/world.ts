@@ -266,6 +266,17 @@ export class World {
     return id;
   });
 
+  /** `player`'s report about `opponent`, waiting in the admins' queue. */
+  readonly report = once(async () => {
+    const response = await this.send('player', {
+      method: 'POST',
+      url: `/api/players/${this.actor('opponent').username}/report`,
+      payload: { reason: 'Quit every match when losing' },
+    });
+    expectStatus(response, 201, 'report player');
+    return response.json<{ id: number }>().id;
+  });
+
   /** `player`'s pending payout request. */
   readonly payout = once(async () => {
     const response = await this.send('player', {

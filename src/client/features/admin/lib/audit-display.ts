@@ -11,6 +11,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'verification.reject': 'License rejected',
   'user.suspend': 'User suspended',
   'user.unsuspend': 'Suspension lifted',
+  'report.resolve': 'Report resolved',
 };
 
 export function auditActionLabel(action: AuditAction): string {
