@@ -1,6 +1,6 @@
 import type { AdminDispute, AdminVerification, AuditEntryView } from '#shared/contracts/admin.ts';
 import type { AdminUser } from '#shared/contracts/wallet.ts';
-import { makeChallenge } from './challenges.ts';
+import { makeChallenge, makePlayer } from './challenges.ts';
 import { makeUser } from './render-app.tsx';
 
 /** The signed-in operator of the admin tests. */
@@ -32,8 +32,13 @@ export function makeDispute(overrides: Partial<AdminDispute> = {}): AdminDispute
       winnerScreenshot: 'https://i.imgur.com/evidence.png',
       disputeReason: 'The score was 2-3, not 3-2',
       submittedBy: 2,
-      creator: { id: 2, username: 'rival', email: 'rival@example.com', balance: 5 },
-      acceptor: { id: 1, username: 'ace_player', email: 'ace@example.com', balance: 12.5 },
+      creator: makePlayer({ id: 2, username: 'rival', email: 'rival@example.com', balance: 5 }),
+      acceptor: makePlayer({
+        id: 1,
+        username: 'ace_player',
+        email: 'ace@example.com',
+        balance: 12.5,
+      }),
     }),
     stakesInEscrow: true,
     ...overrides,

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { PlayerRecord } from '#shared/contracts/challenge-view.ts';
 import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
 import { ledgerAccounts } from '../../db/schema/ledger.ts';
@@ -7,19 +8,24 @@ import { users } from '../../db/schema/users.ts';
 import { POSTED_COLUMNS } from '../ledger/ledger.ts';
 import type { Mail } from '../mail/outbox.ts';
 import type { NewNotification } from '../notifications/notify.ts';
+import { EMPTY_RECORD, findPlayerRecords } from './records.ts';
 
 const creators = alias(users, 'creator');
 const acceptors = alias(users, 'acceptor');
 const creatorWallets = alias(ledgerAccounts, 'creator_wallet');
 const acceptorWallets = alias(ledgerAccounts, 'acceptor_wallet');
 
-export interface Party {
+interface PartyColumns {
   id: number;
   username: string;
   email: string | null;
   phoneNumber: string | null;
   /** Null when the query did not read wallets: only admins see balances. */
   balanceCents: bigint | null;
+}
+
+export interface Party extends PartyColumns {
+  record: PlayerRecord;
 }
 
 export interface ChallengeRow {
@@ -81,24 +87,40 @@ function selectWithParties(db: Executor, withBalances = true) {
     );
 }
 
-function toRow(row: {
+interface RowColumns {
   challenge: Challenge;
-  creator: Party;
-  acceptor: Party | null;
-}): ChallengeRow {
-  return {
+  creator: PartyColumns;
+  acceptor: PartyColumns | null;
+}
+
+/** The rows with each player's record, read for all their players at once. */
+async function withRecords(db: Executor, rows: RowColumns[]): Promise<ChallengeRow[]> {
+  const records = await findPlayerRecords(
+    db,
+    rows.flatMap(({ challenge }) =>
+      challenge.acceptorId === null
+        ? [challenge.creatorId]
+        : [challenge.creatorId, challenge.acceptorId],
+    ),
+  );
+  const party = (columns: PartyColumns): Party => ({
+    ...columns,
+    record: records.get(columns.id) ?? EMPTY_RECORD,
+  });
+  return rows.map((row) => ({
     challenge: row.challenge,
-    creator: row.creator,
-    acceptor: row.challenge.acceptorId ? row.acceptor : null,
-  };
+    creator: party(row.creator),
+    acceptor: row.challenge.acceptorId && row.acceptor ? party(row.acceptor) : null,
+  }));
 }
 
 export async function findChallengeRow(
   db: Executor,
   id: number,
 ): Promise<ChallengeRow | undefined> {
-  const [row] = await selectWithParties(db).where(eq(challenges.id, id)).limit(1);
-  return row ? toRow(row) : undefined;
+  const rows = await selectWithParties(db).where(eq(challenges.id, id)).limit(1);
+  const [row] = await withRecords(db, rows);
+  return row;
 }
 
 /** Locks the challenge row until the transaction ends: the one gate every state change passes. */
@@ -311,7 +333,7 @@ export async function listChallengeRows(db: Executor, filter: ListFilter): Promi
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(desc(challenges.id))
     .limit(filter.limit);
-  return rows.map(toRow);
+  return withRecords(db, rows);
 }
 
 /** The numbers on the home tabs and the profile's My Challenges card, for one viewer. */

@@ -5,6 +5,7 @@ import {
   makeAcceptedChallenge,
   makeChallenge,
   makeCounts,
+  makePlayer,
   parseRequestUrl,
 } from '#client/test-utils/challenges.ts';
 import { jsonResponse, makeUser, renderInApp, stubFetch } from '#client/test-utils/render-app.tsx';
@@ -51,7 +52,10 @@ describe('challenge card', () => {
   it('offers VIEW DETAILS and CANCEL CHALLENGE, not ACCEPT, on the viewer’s own open challenge', () => {
     renderInApp(
       <ChallengeCard
-        challenge={makeChallenge({ creatorId: VIEWER_ID, creator: { id: 1, username: 'ace' } })}
+        challenge={makeChallenge({
+          creatorId: VIEWER_ID,
+          creator: makePlayer({ id: 1, username: 'ace' }),
+        })}
         viewerId={VIEWER_ID}
       />,
     );
