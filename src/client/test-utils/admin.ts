@@ -1,4 +1,5 @@
 import type { AdminDispute, AdminVerification, AuditEntryView } from '#shared/contracts/admin.ts';
+import type { AdminReport } from '#shared/contracts/reports.ts';
 import type { AdminUser } from '#shared/contracts/wallet.ts';
 import { makeChallenge, makePlayer } from './challenges.ts';
 import { makeUser } from './render-app.tsx';
@@ -72,6 +73,23 @@ export function makeAuditEntry(overrides: Partial<AuditEntryView> = {}): AuditEn
     target: { type: 'user', id: '1' },
     details: { amountCents: '-500', balanceAfterCents: '1200' },
     reason: 'Goodwill correction',
+    ...overrides,
+  };
+}
+
+/** An open report by `rival` (2) about `ace_player` (1), naming challenge 21. */
+export function makeReport(overrides: Partial<AdminReport> = {}): AdminReport {
+  return {
+    id: 5,
+    status: 'open',
+    reason: 'Sent a screenshot from another match',
+    challengeId: 21,
+    reporter: { id: 2, username: 'rival' },
+    reported: { id: 1, username: 'ace_player' },
+    createdAt: '2025-03-14T12:00:00.000Z',
+    resolvedBy: null,
+    resolvedAt: null,
+    resolutionNote: null,
     ...overrides,
   };
 }
