@@ -10,7 +10,8 @@ import { payoutsQueryKey } from '#client/features/payouts/api/get-payouts.ts';
 /**
  * What an account event changes on screen. BALANCE_UPDATE replaces the cached balance (SPEC §4)
  * and the wallet history it came from; CHALLENGE_UPDATED refreshes every list, the counts and
- * that challenge's page, so nobody has to reload to see an opponent's move.
+ * that challenge's page, so nobody has to reload to see an opponent's move; news of a suspension
+ * brings the banner that explains it.
  */
 export function applyAccountEvent(
   queryClient: QueryClient,
@@ -40,7 +41,14 @@ export function applyAccountEvent(
       void invalidateChallenge(queryClient, event.challengeId);
       return;
     case 'NOTIFICATION':
-      // Shown by the notification bell, which reads its own list (issue 16, next increment).
+      // Shown by the notification bell, which reads its own list (issue 16, next increment). A
+      // suspension set or lifted changes what the app offers, so the user is read again.
+      if (
+        event.notification.kind === 'account_suspended' ||
+        event.notification.kind === 'suspension_lifted'
+      ) {
+        void refreshSessionUser(queryClient);
+      }
       return;
   }
 }
