@@ -86,6 +86,8 @@ export async function suspendUser(
       reason: order.reason,
     });
     const message = suspensionMessage(suspension);
+    // The reason is the admin's own words: end it as a sentence unless it already is one.
+    const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
     const withdrawn =
       cancelledChallengeIds.length === 0
         ? ''
@@ -96,9 +98,8 @@ export async function suspendUser(
       kind: 'account_suspended',
       title: 'Your account is suspended',
       body:
-        `${/[.!?]$/.test(message) ? message : `${message}.`}${withdrawn} You can still sign in, see your ` +
-        'challenges and withdraw your available balance, but not deposit, create or accept ' +
-        'challenges.',
+        `${sentence}${withdrawn} You can still sign in, see your challenges and withdraw your ` +
+        'available balance, but not deposit, create or accept challenges.',
       dedupeKey: `account-suspended:${user.id}:${now.getTime()}`,
     });
     // Instances keep signed-in users in memory for a few seconds: each drops its copy.

@@ -110,6 +110,10 @@ async function requireLocked(uow: UnitOfWork, challengeId: number): Promise<Chal
   return challenge;
 }
 
+/**
+ * Opens a challenge with the creator's stake in its escrow, unless the creator is suspended
+ * (DESIGN §10): the suspension is read afresh, and the creation is guarded by what was read.
+ */
 export async function createChallenge(
   ctx: AppContext,
   creatorId: number,

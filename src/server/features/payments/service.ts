@@ -13,6 +13,7 @@ import type { Payment } from '../../db/schema/payments.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { hitRateLimit, type RateRule } from '../../lib/rate-limiter.ts';
+import { requireNotSuspended } from '../users/suspension.ts';
 import {
   nowPaymentSchema,
   toCryptoPaymentRecord,
@@ -29,7 +30,6 @@ import {
   type CardIntent,
   type CryptoPaymentRecord,
 } from './providers/types.ts';
-import { requireNotSuspended } from '../users/suspension.ts';
 import { findUserPayment, insertPayment, recordWebhookEvent } from './repository.ts';
 import {
   applyPaymentUpdate,
