@@ -28,6 +28,7 @@ import { notificationRoutes } from './features/notifications/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { payoutRoutes } from './features/payouts/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
+import { reportRoutes } from './features/reports/routes.ts';
 import { accountSocket } from './features/realtime/account-socket.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { createLocalFileStore } from './features/uploads/store.ts';
@@ -207,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(profileRoutes(ctx, fileStore));
   await app.register(voiceRoutes(ctx));
   await app.register(notificationRoutes(ctx));
+  await app.register(reportRoutes(ctx));
   if (options.fairPlayEveryMs) {
     const everyMs = options.fairPlayEveryMs;
     let stopFairPlay: (() => Promise<void>) | undefined;

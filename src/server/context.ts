@@ -13,6 +13,7 @@ export interface RateLimits {
   paymentCreatePerUser: RateRule;
   paymentStatusPerUser: RateRule;
   payoutRequestPerUser: RateRule;
+  reportPerUser: RateRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -27,6 +28,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   // Each request is reviewed by a person: ten an hour is far above honest use and keeps a script
   // from flooding the admins' queue.
   payoutRequestPerUser: { name: 'payout:request', limit: 10, windowMs: 60 * 60_000 },
+  // Reports go to a person too; someone with ten honest reports in an hour can wait for it.
+  reportPerUser: { name: 'report:player', limit: 10, windowMs: 60 * 60_000 },
 };
 
 /** What every feature's routes and services receive: built once in `buildApp`. */

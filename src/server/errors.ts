@@ -26,6 +26,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   PAYOUT_NOT_PENDING: 409,
   CHALLENGE_NOT_DISPUTED: 409,
   VERIFICATION_NOT_PENDING: 409,
+  ACCOUNT_SUSPENDED: 403,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

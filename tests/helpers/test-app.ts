@@ -19,6 +19,7 @@ export const GENEROUS_RATE_LIMITS: RateLimits = {
   paymentCreatePerUser: { name: 'payment:create', limit: 10_000, windowMs: 60_000 },
   paymentStatusPerUser: { name: 'payment:status', limit: 10_000, windowMs: 30_000 },
   payoutRequestPerUser: { name: 'payout:request', limit: 10_000, windowMs: 60_000 },
+  reportPerUser: { name: 'report:player', limit: 10_000, windowMs: 60_000 },
 };
 
 export interface TestApp {

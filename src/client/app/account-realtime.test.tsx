@@ -92,6 +92,42 @@ describe('account realtime', () => {
     expect(requestsTo(fetchMock, '/api/challenges/counts')).toBe(countsBefore + 1);
   });
 
+  it('reads the user again on news of a suspension or its lifting, for the banner', async () => {
+    let current = makeUser({ id: 1 });
+    stubFetch(({ url }) => {
+      const { path } = parseRequestUrl(url);
+      if (path === '/api/user') return jsonResponse(200, current);
+      if (path === '/api/challenges/counts') return jsonResponse(200, makeCounts());
+      return jsonResponse(200, []);
+    });
+    renderApp('/');
+    const socket = await signedInSocket();
+    const news = (kind: string) => ({
+      type: 'NOTIFICATION',
+      notification: {
+        id: 1,
+        kind,
+        challengeId: null,
+        title: 'Account news',
+        body: 'Account news',
+        createdAt: '2031-03-01T12:00:00.000Z',
+        read: false,
+      },
+    });
+
+    current = makeUser({ id: 1, suspension: { reason: 'Match fixing', until: null } });
+    act(() => socket.serverSend(news('account_suspended')));
+    expect(await screen.findByRole('region', { name: 'Account suspended' })).toHaveTextContent(
+      'Your account is suspended: Match fixing',
+    );
+
+    current = makeUser({ id: 1 });
+    act(() => socket.serverSend(news('suspension_lifted')));
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'Account suspended' })).toBeNull(),
+    );
+  });
+
   it('closes the socket on sign-out and does not reconnect', async () => {
     serverFor(makeUser());
     renderApp('/');

@@ -11,7 +11,8 @@ import { payoutsQueryKey } from '#client/features/payouts/api/get-payouts.ts';
 /**
  * What an account event changes on screen. BALANCE_UPDATE replaces the cached balance (SPEC §4)
  * and the wallet history it came from; CHALLENGE_UPDATED refreshes every list, the counts and
- * that challenge's page, so nobody has to reload to see an opponent's move.
+ * that challenge's page, so nobody has to reload to see an opponent's move; news of a suspension
+ * brings the banner that explains it.
  */
 export function applyAccountEvent(
   queryClient: QueryClient,
@@ -41,8 +42,15 @@ export function applyAccountEvent(
       void invalidateChallenge(queryClient, event.challengeId);
       return;
     case 'NOTIFICATION':
-      // The bell's count and list read afresh; the challenge it is about changed too.
+      // The bell's count and list read afresh. A suspension set or lifted changes what the app
+      // offers, so the user is read again too.
       void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
+      if (
+        event.notification.kind === 'account_suspended' ||
+        event.notification.kind === 'suspension_lifted'
+      ) {
+        void refreshSessionUser(queryClient);
+      }
       return;
   }
 }

@@ -1,6 +1,7 @@
 import type { AdminDispute, AdminVerification, AuditEntryView } from '#shared/contracts/admin.ts';
+import type { AdminReport } from '#shared/contracts/reports.ts';
 import type { AdminUser } from '#shared/contracts/wallet.ts';
-import { makeChallenge } from './challenges.ts';
+import { makeChallenge, makePlayer } from './challenges.ts';
 import { makeUser } from './render-app.tsx';
 
 /** The signed-in operator of the admin tests. */
@@ -15,6 +16,7 @@ export function makeAdminUser(overrides: Partial<AdminUser> = {}): AdminUser {
     email: 'ace@example.com',
     phoneNumber: '+1 555 123 4567',
     createdAt: '2025-03-14T12:00:00.000Z',
+    suspension: null,
     ...overrides,
   };
 }
@@ -31,8 +33,13 @@ export function makeDispute(overrides: Partial<AdminDispute> = {}): AdminDispute
       winnerScreenshot: 'https://i.imgur.com/evidence.png',
       disputeReason: 'The score was 2-3, not 3-2',
       submittedBy: 2,
-      creator: { id: 2, username: 'rival', email: 'rival@example.com', balance: 5 },
-      acceptor: { id: 1, username: 'ace_player', email: 'ace@example.com', balance: 12.5 },
+      creator: makePlayer({ id: 2, username: 'rival', email: 'rival@example.com', balance: 5 }),
+      acceptor: makePlayer({
+        id: 1,
+        username: 'ace_player',
+        email: 'ace@example.com',
+        balance: 12.5,
+      }),
     }),
     stakesInEscrow: true,
     heldForReview: false,
@@ -67,6 +74,23 @@ export function makeAuditEntry(overrides: Partial<AuditEntryView> = {}): AuditEn
     target: { type: 'user', id: '1' },
     details: { amountCents: '-500', balanceAfterCents: '1200' },
     reason: 'Goodwill correction',
+    ...overrides,
+  };
+}
+
+/** An open report by `rival` (2) about `ace_player` (1), naming challenge 21. */
+export function makeReport(overrides: Partial<AdminReport> = {}): AdminReport {
+  return {
+    id: 5,
+    status: 'open',
+    reason: 'Sent a screenshot from another match',
+    challengeId: 21,
+    reporter: { id: 2, username: 'rival' },
+    reported: { id: 1, username: 'ace_player' },
+    createdAt: '2025-03-14T12:00:00.000Z',
+    resolvedBy: null,
+    resolvedAt: null,
+    resolutionNote: null,
     ...overrides,
   };
 }

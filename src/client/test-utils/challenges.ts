@@ -1,4 +1,26 @@
-import type { ChallengeCounts, ChallengeView } from '#shared/contracts/challenges.ts';
+import type { ChallengeCounts, ChallengeView, PlayerRecord } from '#shared/contracts/challenges.ts';
+
+type Player = ChallengeView['creator'];
+
+/** A player as a challenge embeds them, with no challenges played unless `record` says. */
+export function makePlayer(
+  player: Omit<Player, 'record'> & { record?: Partial<PlayerRecord> },
+): Player {
+  return {
+    ...player,
+    record: {
+      played: 0,
+      won: 0,
+      lost: 0,
+      tiesLost: 0,
+      disputesOpened: 0,
+      disputesLost: 0,
+      noShows: 0,
+      cancelled: 0,
+      ...player.record,
+    },
+  };
+}
 
 /** An open challenge created by player 2 (`rival`); overrides shape the case under test. */
 export function makeChallenge(overrides: Partial<ChallengeView> = {}): ChallengeView {
@@ -34,7 +56,7 @@ export function makeChallenge(overrides: Partial<ChallengeView> = {}): Challenge
     cancelRequestedBy: [],
     noShowClaimedBy: null,
     cancelCause: null,
-    creator: { id: 2, username: 'rival' },
+    creator: makePlayer({ id: 2, username: 'rival' }),
     acceptor: null,
     ...overrides,
   };
@@ -47,8 +69,8 @@ export function makeAcceptedChallenge(overrides: Partial<ChallengeView> = {}): C
     acceptorId: 1,
     phoneNumber: '+1 555 987 6543',
     acceptedAt: '2025-03-14T13:00:00.000Z',
-    creator: { id: 2, username: 'rival', phoneNumber: '+1 555 987 6543' },
-    acceptor: { id: 1, username: 'ace_player', phoneNumber: '+1 555 123 4567' },
+    creator: makePlayer({ id: 2, username: 'rival', phoneNumber: '+1 555 987 6543' }),
+    acceptor: makePlayer({ id: 1, username: 'ace_player', phoneNumber: '+1 555 123 4567' }),
     ...overrides,
   });
 }

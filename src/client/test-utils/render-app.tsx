@@ -25,6 +25,7 @@ export function makeUser(overrides: Partial<PublicUser> = {}): PublicUser {
     phoneNumber: '+1 555 123 4567',
     email: null,
     createdAt: '2025-03-14T12:00:00.000Z',
+    suspension: null,
     ...overrides,
   };
 }

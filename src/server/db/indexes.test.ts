@@ -14,6 +14,7 @@ import {
   findUnreversedSettlement,
   listUsersWithBalances,
   lockActiveChallengesOf,
+  lockOpenChallengesOf,
   lockWalletBalance,
 } from '#server/features/admin/repository.ts';
 import {
@@ -60,6 +61,7 @@ import {
   findVerification,
   listVerifications,
 } from '#server/features/profile/verification.ts';
+import { findReport, listReports } from '#server/features/reports/reports.ts';
 import { findUserById, findUserByUsername } from '#server/features/users/repository.ts';
 import { listWalletMovements } from '#server/features/wallet/repository.ts';
 import { parseEnv } from '#server/env.ts';
@@ -160,6 +162,10 @@ const FILL = [
      from generate_series(1, ${ROWS}) g`,
   `insert into audit_log (actor_user_id, action, target_type, target_id, details)
      select 1, 'payout.complete', 'payout', g::text, '{}'::jsonb from generate_series(1, ${ROWS}) g`,
+  `insert into player_reports (reporter_id, reported_user_id, reason, status, created_at)
+     select g, (g % ${ROWS}) + 1, 'Cheating', case when g % 2000 = 0 then 'open' else 'dismissed' end,
+       now() - (g || ' seconds')::interval
+     from generate_series(1, ${ROWS}) g`,
   `analyze`,
 ];
 
@@ -505,6 +511,14 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
       'lock a deleted user’s active challenges',
       (db) => inTransaction(db, ({ tx }) => lockActiveChallengesOf(tx, viewer)),
     ],
+    [
+      'lock a suspended user’s open challenges',
+      (db) => inTransaction(db, ({ tx }) => lockOpenChallengesOf(tx, viewer)),
+    ],
+    // Player reports.
+    ['reports queue, first page (open ones)', (db) => listReports(db, { limit: 50, offset: 0 })],
+    ['reports queue, past the open ones', (db) => listReports(db, { limit: 50, offset: 1_000 })],
+    ['report by id', (db) => findReport(db, 5_000)],
   ];
 
   it.each(shapes)('%s', async (_name, work) => {

@@ -1,5 +1,6 @@
 import { z } from '../validation.ts';
 import { CHALLENGE_PAGE_MAX, challengeSchema, NOTES_MAX } from './challenges.ts';
+import { suspensionSchema } from './user.ts';
 
 /**
  * The admin dashboard's API beyond users and balances (those are in `wallet.ts`): completed
@@ -21,6 +22,15 @@ export const ADMIN_MESSAGES = {
   verificationApproved: 'This verification has already been approved',
   verificationRejected: 'This verification has already been rejected',
   rejectionNoteRequired: 'Please tell the player why the licence was rejected',
+  cannotSuspendSelf: 'You cannot suspend your own account',
+  cannotSuspendAdmin: 'An admin account cannot be suspended',
+  notSuspended: 'This account is not suspended',
+  suspensionReasonRequired: 'Please give the reason the player will see',
+  suspensionReasonMax: 'Must be at most 500 characters',
+  suspensionEndInvalid: 'Please enter a valid date and time',
+  suspensionEndPast: 'The end of the suspension must be in the future',
+  userSuspended: 'User suspended',
+  userUnsuspended: 'Suspension lifted',
 } as const;
 
 export const ADMIN_PAGE_MAX = CHALLENGE_PAGE_MAX;
@@ -104,6 +114,41 @@ export const deleteUserResponseSchema = z.object({
 });
 export type DeleteUserResponse = z.infer<typeof deleteUserResponseSchema>;
 
+// ---- Suspensions (DESIGN §10) -----------------------------------------------------------------
+
+export const SUSPENSION_REASON_MAX = 500;
+
+/**
+ * POST /api/admin/users/:id/suspend. `until` is an ISO 8601 time with its offset; without it the
+ * suspension lasts until an admin lifts it. The server checks that it lies in the future.
+ */
+export const suspendUserBodySchema = z.strictObject({
+  reason: z
+    .string({ error: ADMIN_MESSAGES.suspensionReasonRequired })
+    .trim()
+    .min(1, ADMIN_MESSAGES.suspensionReasonRequired)
+    .max(SUSPENSION_REASON_MAX, ADMIN_MESSAGES.suspensionReasonMax),
+  until: z.iso.datetime({ offset: true, error: ADMIN_MESSAGES.suspensionEndInvalid }).optional(),
+});
+export type SuspendUserBody = z.input<typeof suspendUserBodySchema>;
+
+export const suspendUserResponseSchema = z.object({
+  message: z.string(),
+  userId: z.number().int(),
+  suspension: suspensionSchema,
+  /** Open challenges of theirs, cancelled with the stake refunded. */
+  cancelledChallengeIds: z.array(z.number().int()),
+});
+export type SuspendUserResponse = z.infer<typeof suspendUserResponseSchema>;
+
+/** POST /api/admin/users/:id/unsuspend: the body, a note for the audit log, is optional. */
+export const unsuspendUserBodySchema = z.strictObject({ reason: optionalNote }).nullish();
+
+export const unsuspendUserResponseSchema = z.object({
+  message: z.string(),
+  userId: z.number().int(),
+});
+
 // ---- ID verification -------------------------------------------------------------------------
 
 export const LICENSE_REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -146,6 +191,9 @@ export const AUDIT_ACTIONS = [
   'dispute.resolve',
   'verification.approve',
   'verification.reject',
+  'user.suspend',
+  'user.unsuspend',
+  'report.resolve',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

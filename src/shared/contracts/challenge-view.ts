@@ -13,6 +13,30 @@ export const CHALLENGE_STATUS_VALUES = [
 ] as const;
 export type ChallengeStatusValue = (typeof CHALLENGE_STATUS_VALUES)[number];
 
+const count = z.number().int().nonnegative();
+
+/**
+ * A player's record, derived from their challenges (DESIGN §10); `features/challenges/records.ts`
+ * on the server says exactly what counts.
+ */
+export const playerRecordSchema = z.object({
+  /** Challenges with a result that stands (completed), reported or decided by an admin. */
+  played: count,
+  won: count,
+  lost: count,
+  /** Lost on level scores: a tie goes to the acceptor (SPEC §4). */
+  tiesLost: count,
+  /** Results they contested, or opponents they reported as absent. */
+  disputesOpened: count,
+  /** Disputes an admin decided for their opponent (a no-show against them counts below). */
+  disputesLost: count,
+  /** Claims that they never showed which an admin upheld. */
+  noShows: count,
+  /** Accepted matches that ended without a result: called off, expired, or refunded. */
+  cancelled: count,
+});
+export type PlayerRecord = z.infer<typeof playerRecordSchema>;
+
 const embeddedUserSchema = z.object({
   id: z.number().int(),
   username: z.string(),
@@ -21,6 +45,7 @@ const embeddedUserSchema = z.object({
   balance: z.number().optional(),
   /** Only for the two players and admins, so they can reach each other. */
   phoneNumber: z.string().nullable().optional(),
+  record: playerRecordSchema,
 });
 
 export const challengeSchema = z.object({

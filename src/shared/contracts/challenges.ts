@@ -8,9 +8,11 @@ export {
   CHALLENGE_STATUS_VALUES,
   challengeCountsSchema,
   challengeSchema,
+  playerRecordSchema,
   type ChallengeCounts,
   type ChallengeStatusValue,
   type ChallengeView,
+  type PlayerRecord,
 } from './challenge-view.ts';
 
 /** Bounds the SPEC leaves open, decided in issue 4. */

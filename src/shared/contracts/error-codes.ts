@@ -28,5 +28,7 @@ export const ERROR_CODES = [
   'PAYOUT_NOT_PENDING',
   'CHALLENGE_NOT_DISPUTED',
   'VERIFICATION_NOT_PENDING',
+  /** The player's account is suspended (DESIGN §10): the message gives the reason and the end. */
+  'ACCOUNT_SUSPENDED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

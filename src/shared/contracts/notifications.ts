@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = [
   'payout_completed',
   'payout_failed',
   'account_suspended',
+  'suspension_lifted',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

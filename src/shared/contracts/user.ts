@@ -4,6 +4,12 @@ import { z } from '../validation.ts';
 // signed-in user is checked against this contract before the browser first draws it, and that
 // check should not have to build every other schema first.
 
+/** An admin's suspension of the player (DESIGN §10); see `../suspension.ts`. */
+export const suspensionSchema = z.object({
+  reason: z.string(),
+  until: z.string().nullable(),
+});
+
 /** The user object of SPEC §3 as the API shows it: never the password hash. */
 export const publicUserSchema = z.object({
   id: z.number().int(),
@@ -20,5 +26,7 @@ export const publicUserSchema = z.object({
   phoneNumber: z.string().nullable(),
   email: z.string().nullable(),
   createdAt: z.string(),
+  /** Set while an admin has suspended the account: no deposits, new challenges or acceptances. */
+  suspension: suspensionSchema.nullable(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;

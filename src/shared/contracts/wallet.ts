@@ -1,5 +1,6 @@
 import { parseAmount, type Cents } from '../money.ts';
 import { z } from '../validation.ts';
+import { suspensionSchema } from './user.ts';
 
 export const ADMIN_BALANCE_MESSAGES = {
   selectUser: 'Please select a user first',
@@ -79,6 +80,8 @@ export const adminUserSchema = z.object({
   email: z.string().nullable(),
   phoneNumber: z.string().nullable(),
   createdAt: z.string(),
+  /** The suspension in force now, if any (an expired one is null). */
+  suspension: suspensionSchema.nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

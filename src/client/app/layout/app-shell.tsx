@@ -5,6 +5,7 @@ import { useUser } from '#client/features/auth/api/get-user.ts';
 import { SubmittedResultsProvider } from '#client/features/challenges/components/results-modal.tsx';
 import { useAccountRealtime } from '../use-account-realtime.ts';
 import { ScrollControls } from './scroll-controls.tsx';
+import { SuspensionBanner } from './suspension-banner.tsx';
 import { TopBar } from './top-bar.tsx';
 
 /**
@@ -68,6 +69,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       {user && <TopBar user={user} />}
+      {user?.suspension && <SuspensionBanner suspension={user.suspension} />}
       <main
         id="main"
         tabIndex={-1}

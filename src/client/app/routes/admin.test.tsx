@@ -61,6 +61,7 @@ describe('admin page access', () => {
       'DISPUTES',
       'PAYOUTS',
       'ID VERIFICATION',
+      'REPORTS',
       'AUDIT LOG',
     ]);
     expect(await screen.findByText('LEDGER OK')).toBeInTheDocument();

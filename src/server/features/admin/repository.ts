@@ -75,6 +75,16 @@ export async function lockActiveChallengesOf(db: Executor, userId: number): Prom
     .for('update');
 }
 
+/** A player's open challenges, locked in id order, for a suspension to withdraw. */
+export async function lockOpenChallengesOf(db: Executor, userId: number): Promise<Challenge[]> {
+  return db
+    .select()
+    .from(challenges)
+    .where(and(eq(challenges.creatorId, userId), eq(challenges.status, 'open')))
+    .orderBy(asc(challenges.id))
+    .for('update');
+}
+
 /** Locks a wallet's ledger account and returns its balance: nothing can move it until commit. */
 export async function lockWalletBalance(db: Executor, userId: number): Promise<bigint> {
   const [row] = await db

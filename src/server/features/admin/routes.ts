@@ -4,6 +4,10 @@ import {
   deleteUserBodySchema,
   deleteUserResponseSchema,
   ledgerHealthSchema,
+  suspendUserBodySchema,
+  suspendUserResponseSchema,
+  unsuspendUserBodySchema,
+  unsuspendUserResponseSchema,
 } from '#shared/contracts/admin.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
@@ -17,10 +21,13 @@ import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { checkLedgerInvariants } from '../ledger/invariants.ts';
+import { suspensionOf } from '../users/suspension.ts';
 import { adjustBalance } from './adjust-balance.ts';
 import { adminChallengeRoutes } from './challenge-routes.ts';
 import { deleteUser } from './delete-user.ts';
 import { listUsersWithBalances } from './repository.ts';
+import { adminReportRoutes } from './report-routes.ts';
+import { suspendUser, unsuspendUser } from './suspend-user.ts';
 import { adminVerificationRoutes } from './verification-routes.ts';
 
 const errors = {
@@ -44,6 +51,7 @@ export const adminRoutes =
   async (app) => {
     await app.register(adminChallengeRoutes(ctx));
     await app.register(adminVerificationRoutes(ctx));
+    await app.register(adminReportRoutes(ctx));
 
     app.get(
       '/api/admin/users',
@@ -56,6 +64,7 @@ export const adminRoutes =
       },
       async (request) => {
         const rows = await listUsersWithBalances(ctx.db, request.query);
+        const now = ctx.clock();
         return rows.map(({ user, balanceCents }) => ({
           id: user.id,
           username: user.username,
@@ -64,6 +73,7 @@ export const adminRoutes =
           email: user.email,
           phoneNumber: user.phoneNumber,
           createdAt: user.createdAt.toISOString(),
+          suspension: suspensionOf(user, now),
         }));
       },
     );
@@ -115,6 +125,52 @@ export const adminRoutes =
           failedPayoutIds: summary.failedPayoutIds,
           unclaimed: centsToDollarNumber(summary.unclaimedCents),
         };
+      },
+    );
+
+    app.post(
+      '/api/admin/users/:id/suspend',
+      {
+        config: { access: 'admin' },
+        schema: {
+          params: userIdParamsSchema,
+          body: suspendUserBodySchema,
+          response: { 200: suspendUserResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const admin = requireUser(request);
+        const { reason, until } = request.body;
+        const summary = await suspendUser(ctx, {
+          adminId: admin.id,
+          userId: request.params.id,
+          reason,
+          until: until === undefined ? undefined : new Date(until),
+        });
+        request.log.info({ adminId: admin.id, userId: request.params.id }, 'user suspended');
+        return { message: ADMIN_MESSAGES.userSuspended, userId: request.params.id, ...summary };
+      },
+    );
+
+    app.post(
+      '/api/admin/users/:id/unsuspend',
+      {
+        config: { access: 'admin' },
+        schema: {
+          params: userIdParamsSchema,
+          body: unsuspendUserBodySchema,
+          response: { 200: unsuspendUserResponseSchema, ...errors, 409: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const admin = requireUser(request);
+        await unsuspendUser(ctx, {
+          adminId: admin.id,
+          userId: request.params.id,
+          reason: request.body?.reason,
+        });
+        request.log.info({ adminId: admin.id, userId: request.params.id }, 'user unsuspended');
+        return { message: ADMIN_MESSAGES.userUnsuspended, userId: request.params.id };
       },
     );
 

@@ -7,7 +7,10 @@ import { users } from '../../db/schema/users.ts';
 export interface AuditRecord {
   actorUserId: number;
   action: AuditAction;
-  target: { type: 'user' | 'payout' | 'challenge' | 'verification'; id: number | string };
+  target: {
+    type: 'user' | 'payout' | 'challenge' | 'verification' | 'report';
+    id: number | string;
+  };
   details: AuditDetails;
   reason?: string | null | undefined;
 }

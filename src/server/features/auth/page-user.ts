@@ -12,12 +12,7 @@ export async function pageUser(
   token: string | undefined,
 ): Promise<PublicUser | null> {
   if (!token) return null;
-  const found = await findSessionUser(
-    ctx.db,
-    token,
-    ctx.sessionPolicy,
-    ctx.clock(),
-    ctx.sessionCache,
-  );
-  return found ? loadPublicUser(ctx.db, found.user) : null;
+  const now = ctx.clock();
+  const found = await findSessionUser(ctx.db, token, ctx.sessionPolicy, now, ctx.sessionCache);
+  return found ? loadPublicUser(ctx.db, found.user, now) : null;
 }

@@ -66,7 +66,7 @@ export const authRoutes =
       },
       async (request) => {
         const user = requireUser(request);
-        return loadPublicUser(db, user);
+        return loadPublicUser(db, user, clock());
       },
     );
 
@@ -107,7 +107,7 @@ export const authRoutes =
         }
         await startSession(request, reply, user.id);
         request.log.info({ userId: user.id }, 'user registered');
-        return reply.code(201).send(toPublicUser(user));
+        return reply.code(201).send(toPublicUser(user, clock()));
       },
     );
 
@@ -138,7 +138,7 @@ export const authRoutes =
         }
         await resetRateLimit(db, rateLimits.loginPerUsername, accountKey, now);
         await startSession(request, reply, user.id);
-        return loadPublicUser(db, user);
+        return loadPublicUser(db, user, now);
       },
     );
 

@@ -14,6 +14,7 @@ import {
   type TestApp,
 } from '#tests/helpers/test-app.ts';
 import { HOUSE_FEES } from '../ledger/accounts.ts';
+import { EMPTY_RECORD } from './records.ts';
 
 let t: TestApp;
 
@@ -414,9 +415,11 @@ describe('reading challenges', () => {
     const { id } = (await creator.agent.post('/api/challenges', challengeBody())).json();
     const seenByStranger = (await stranger.agent.get(`/api/challenges/${id}`)).json();
     expect(seenByStranger.phoneNumber).toBeNull();
+    // The record is public (DESIGN §10): it is what an opponent looks at before accepting.
     expect(seenByStranger.creator).toEqual({
       id: creator.user.id,
       username: creator.user.username,
+      record: EMPTY_RECORD,
     });
 
     await acceptor.agent.post(`/api/challenges/${id}/accept`);

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { PlayerRecord } from '#shared/contracts/challenge-view.ts';
 import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
 import { ledgerAccounts } from '../../db/schema/ledger.ts';
@@ -7,19 +8,24 @@ import { users } from '../../db/schema/users.ts';
 import { POSTED_COLUMNS } from '../ledger/ledger.ts';
 import type { Mail } from '../mail/outbox.ts';
 import type { NewNotification } from '../notifications/notify.ts';
+import { EMPTY_RECORD, findPlayerRecords } from './records.ts';
 
 const creators = alias(users, 'creator');
 const acceptors = alias(users, 'acceptor');
 const creatorWallets = alias(ledgerAccounts, 'creator_wallet');
 const acceptorWallets = alias(ledgerAccounts, 'acceptor_wallet');
 
-export interface Party {
+interface PartyColumns {
   id: number;
   username: string;
   email: string | null;
   phoneNumber: string | null;
   /** Null when the query did not read wallets: only admins see balances. */
   balanceCents: bigint | null;
+}
+
+export interface Party extends PartyColumns {
+  record: PlayerRecord;
 }
 
 export interface ChallengeRow {
@@ -81,24 +87,40 @@ function selectWithParties(db: Executor, withBalances = true) {
     );
 }
 
-function toRow(row: {
+interface RowColumns {
   challenge: Challenge;
-  creator: Party;
-  acceptor: Party | null;
-}): ChallengeRow {
-  return {
+  creator: PartyColumns;
+  acceptor: PartyColumns | null;
+}
+
+/** The rows with each player's record, read for all their players at once. */
+async function withRecords(db: Executor, rows: RowColumns[]): Promise<ChallengeRow[]> {
+  const records = await findPlayerRecords(
+    db,
+    rows.flatMap(({ challenge }) =>
+      challenge.acceptorId === null
+        ? [challenge.creatorId]
+        : [challenge.creatorId, challenge.acceptorId],
+    ),
+  );
+  const party = (columns: PartyColumns): Party => ({
+    ...columns,
+    record: records.get(columns.id) ?? EMPTY_RECORD,
+  });
+  return rows.map((row) => ({
     challenge: row.challenge,
-    creator: row.creator,
-    acceptor: row.challenge.acceptorId ? row.acceptor : null,
-  };
+    creator: party(row.creator),
+    acceptor: row.challenge.acceptorId && row.acceptor ? party(row.acceptor) : null,
+  }));
 }
 
 export async function findChallengeRow(
   db: Executor,
   id: number,
 ): Promise<ChallengeRow | undefined> {
-  const [row] = await selectWithParties(db).where(eq(challenges.id, id)).limit(1);
-  return row ? toRow(row) : undefined;
+  const rows = await selectWithParties(db).where(eq(challenges.id, id)).limit(1);
+  const [row] = await withRecords(db, rows);
+  return row;
 }
 
 /** Locks the challenge row until the transaction ends: the one gate every state change passes. */
@@ -168,12 +190,33 @@ export interface NewChallenge {
   now: Date;
 }
 
-/** Inserts an open challenge and posts the creator's stake into its escrow. */
-export function createChallengeCall(challenge: NewChallenge): SQL {
-  return sql`select ${CALL_COLUMNS} from challenge_create(${challenge.creatorId}::integer,
-    ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
-    ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
-    ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.now.toISOString()}::timestamptz)`;
+/** A player's suspension as it was read and judged, which a guarded write relies on. */
+export interface SeenSuspension {
+  suspendedAt: Date | null;
+  suspendedUntil: Date | null;
+}
+
+/**
+ * Inserts an open challenge and posts the creator's stake into its escrow, provided the
+ * creator's suspension is still `seen`; otherwise it answers no row and creates nothing.
+ */
+export function createChallengeCall(challenge: NewChallenge, seen: SeenSuspension): SQL {
+  // A suspension cancels its player's open challenges in its own transaction, holding their
+  // row `for update`: the key-share lock here waits for it and then finds the row changed, or
+  // holds it off until this challenge has committed, where the suspension then finds it.
+  const seenAt = seen.suspendedAt?.toISOString() ?? null;
+  const seenUntil = seen.suspendedUntil?.toISOString() ?? null;
+  return sql`with creator as materialized (
+      select u.id from users u
+      where u.id = ${challenge.creatorId}::integer
+        and u.suspended_at is not distinct from ${seenAt}::timestamptz
+        and u.suspended_until is not distinct from ${seenUntil}::timestamptz
+      for key share
+    )
+    select ${CALL_COLUMNS} from creator, lateral challenge_create(creator.id,
+      ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
+      ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
+      ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.now.toISOString()}::timestamptz)`;
 }
 
 /**
@@ -290,7 +333,7 @@ export async function listChallengeRows(db: Executor, filter: ListFilter): Promi
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(desc(challenges.id))
     .limit(filter.limit);
-  return rows.map(toRow);
+  return withRecords(db, rows);
 }
 
 /** The numbers on the home tabs and the profile's My Challenges card, for one viewer. */

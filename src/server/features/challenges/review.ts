@@ -268,6 +268,43 @@ async function expireOneMatch(ctx: AppContext, now: Date): Promise<boolean> {
 }
 
 /**
+ * Withdraws an open challenge: its creator's stake comes back from the escrow and it is
+ * cancelled. The caller holds the challenge's lock and has checked that it is open. The key is
+ * the creator's own cancel's, so one refund per challenge, whoever asks.
+ */
+export async function withdrawOpenLocked(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  challenge: Challenge,
+  cause: 'creator' | 'suspended',
+  by: { actorUserId?: number; memo?: string } = {},
+): Promise<void> {
+  await ctx.ledger.post(uow, {
+    idempotencyKey: `refund:cancel:${challenge.id}`,
+    kind: 'refund',
+    reference: { type: 'challenge', id: challenge.id },
+    ...by,
+    entries: [
+      {
+        account: challengeEscrow(challenge.id),
+        direction: 'debit',
+        amountCents: challenge.amountCents,
+      },
+      {
+        account: userWallet(challenge.creatorId),
+        direction: 'credit',
+        amountCents: challenge.amountCents,
+      },
+    ],
+  });
+  await uow.tx
+    .update(challenges)
+    .set({ status: 'cancelled', cancelCause: cause, updatedAt: ctx.clock() })
+    .where(eq(challenges.id, challenge.id));
+  announceChallenge(ctx, uow, { ...challenge, status: 'cancelled' });
+}
+
+/**
  * Returns both stakes of an accepted match from its escrow and cancels it; the caller holds the
  * challenge's lock and has checked that it is accepted.
  */

@@ -7,7 +7,6 @@ import { inTransaction, retryingConflicts, type UnitOfWork } from '../../db/tran
 import { AppError } from '../../errors.ts';
 import { formatUtc } from '../../lib/format-time.ts';
 import { listAuditEntries } from '../audit/audit-log.ts';
-import { challengeEscrow, userWallet } from '../ledger/accounts.ts';
 import { getUserBalances, totalCents } from '../ledger/balances.ts';
 import type { Mail } from '../mail/outbox.ts';
 import {
@@ -27,9 +26,11 @@ import {
   releaseLocked,
   requireParticipant,
   reviewEndsAt,
+  withdrawOpenLocked,
 } from './review.ts';
 import { settle, winnerOf } from './settlement.ts';
 import { notify, publishStored } from '../notifications/notify.ts';
+import { requireNotSuspended } from '../users/suspension.ts';
 
 export interface CreateChallengeInput {
   game: string;
@@ -85,10 +86,11 @@ async function announceCommitted(ctx: AppContext, challenge: Announced): Promise
 }
 
 /**
- * Runs `attempt` on the challenge as it reads now. `attempt` checks the rules on what it read
- * and writes in one call guarded by what it relied on (`status = 'accepted'`, say); null means
- * the row changed between the read and the write, and the challenge is read and judged again.
- * A challenge's status only moves forward, so a second round either succeeds or refuses.
+ * Runs `attempt` on the challenge (or the player's suspension) as it reads now. `attempt` checks
+ * the rules on what it read and writes in one call guarded by what it relied on (`status =
+ * 'accepted'`, say); null means the row changed between the read and the write, and it is read
+ * and judged again. A challenge's status only moves forward, and a suspension changes only by an
+ * admin's hand, so a second round either succeeds or refuses.
  */
 async function onCurrentState<T, R>(
   read: () => Promise<R | undefined>,
@@ -101,7 +103,7 @@ async function onCurrentState<T, R>(
       const result = await attempt(current);
       if (result !== null) return result;
     }
-    throw new Error('the challenge kept changing under a guarded write');
+    throw new Error('a row kept changing under a guarded write');
   });
 }
 
@@ -111,35 +113,47 @@ async function requireLocked(uow: UnitOfWork, challengeId: number): Promise<Chal
   return challenge;
 }
 
+/**
+ * Opens a challenge with the creator's stake in its escrow, unless the creator is suspended
+ * (DESIGN §10): the suspension is read afresh, and the creation is guarded by what was read.
+ */
 export async function createChallenge(
   ctx: AppContext,
   creatorId: number,
   input: CreateChallengeInput,
 ): Promise<number> {
-  const call = createChallengeCall({
-    creatorId,
-    stakeCents: dollars(input.amount),
-    game: input.game,
-    gamerTag: input.gamerTag,
-    phoneNumber: input.phoneNumber,
-    console: input.console,
-    mode: input.mode ?? null,
-    platform: input.platform ?? null,
-    now: ctx.clock(),
-  });
-  return retryingConflicts(async () => {
-    // The row and the stake in one call: a refused stake leaves no challenge behind.
-    const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
-      ctx.db,
-      'stake',
-      call,
-    );
-    if (!outcome?.changed || !transfer)
-      throw new Error('a challenge was created without its stake');
-    const id = outcome.challenge_id;
-    await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null });
-    return id;
-  });
+  return onCurrentState(
+    () => requireNotSuspended(ctx.db, creatorId, ctx.clock()),
+    async (seen) => {
+      const call = createChallengeCall(
+        {
+          creatorId,
+          stakeCents: dollars(input.amount),
+          game: input.game,
+          gamerTag: input.gamerTag,
+          phoneNumber: input.phoneNumber,
+          console: input.console,
+          mode: input.mode ?? null,
+          platform: input.platform ?? null,
+          now: ctx.clock(),
+        },
+        seen,
+      );
+      // The row and the stake in one call: a refused stake leaves no challenge behind.
+      const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
+        ctx.db,
+        'stake',
+        call,
+      );
+      // No row: the creator's suspension changed since it was read, and is judged again.
+      if (!outcome) return null;
+      if (!outcome.changed || !transfer)
+        throw new Error('a challenge was created without its stake');
+      const id = outcome.challenge_id;
+      await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null });
+      return id;
+    },
+  );
 }
 
 /**
@@ -156,6 +170,9 @@ export async function acceptChallenge(
     body: `Your challenge #${challengeId} was accepted. Get ready to compete!`,
     dedupeKey: `challenge-accepted:${challengeId}`,
   };
+  // Unguarded, unlike a creation: an acceptance that commits just after a suspension is one that
+  // could have committed just before it, and a suspension leaves accepted matches to be played.
+  await requireNotSuspended(ctx.db, acceptorId, ctx.clock());
   const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock(), news);
   await retryingConflicts(async () => {
     const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
@@ -195,28 +212,7 @@ export async function cancelChallenge(
         throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.onlyCreatorCancels);
       if (challenge.status !== 'open')
         throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.cannotCancel);
-      await ctx.ledger.post(uow, {
-        idempotencyKey: `refund:cancel:${challenge.id}`,
-        kind: 'refund',
-        reference: { type: 'challenge', id: challenge.id },
-        entries: [
-          {
-            account: challengeEscrow(challenge.id),
-            direction: 'debit',
-            amountCents: challenge.amountCents,
-          },
-          {
-            account: userWallet(challenge.creatorId),
-            direction: 'credit',
-            amountCents: challenge.amountCents,
-          },
-        ],
-      });
-      await uow.tx
-        .update(challenges)
-        .set({ status: 'cancelled', cancelCause: 'creator', updatedAt: ctx.clock() })
-        .where(eq(challenges.id, challenge.id));
-      announce(ctx, uow, { ...challenge, status: 'cancelled' });
+      await withdrawOpenLocked(ctx, uow, challenge, 'creator');
     }),
   );
 }

@@ -30,6 +30,7 @@ function viewWith(
     ...(seesContact ? { phoneNumber: p.phoneNumber } : {}),
     ...(isAdmin ? { email: p.email } : {}),
     ...(isAdmin && p.balanceCents !== null ? { balance: centsToDollarNumber(p.balanceCents) } : {}),
+    record: p.record,
   });
 
   const { creatorScore, acceptorScore, screenshotUrl } = challenge;

@@ -13,6 +13,7 @@ import type { Payment } from '../../db/schema/payments.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { hitRateLimit, type RateRule } from '../../lib/rate-limiter.ts';
+import { requireNotSuspended } from '../users/suspension.ts';
 import {
   nowPaymentSchema,
   toCryptoPaymentRecord,
@@ -106,6 +107,7 @@ export async function createCardDeposit(
   input: { userId: number; amountCents: bigint; requestKey: string | undefined },
 ): Promise<{ clientSecret: string; paymentIntentId: string }> {
   const { ctx, providers } = deps;
+  await requireNotSuspended(ctx.db, input.userId, ctx.clock());
   if (!ctx.env.CARD_PAYMENTS_ENABLED) throw unavailable('card');
   await throttle(deps, ctx.rateLimits.paymentCreatePerUser, input.userId);
   const intent = await callProvider(deps, 'card', () =>
@@ -133,7 +135,9 @@ export async function createCardDeposit(
 
 /**
  * Credits a card payment from the provider's own record: its received amount, if it
- * succeeded, in US dollars, for this player. The amount the client sends plays no part.
+ * succeeded, in US dollars, for this player. The amount the client sends plays no part. A
+ * suspended player's payment is credited too: it began before the suspension, and the money has
+ * already left their card.
  */
 export async function confirmCardDeposit(
   deps: PaymentDeps,
@@ -248,6 +252,7 @@ export async function createCryptoDeposit(
   input: { userId: number; amountCents: bigint },
 ): Promise<CryptoPaymentResponse> {
   const { ctx, providers } = deps;
+  await requireNotSuspended(ctx.db, input.userId, ctx.clock());
   if (!ctx.env.CRYPTO_PAYMENTS_ENABLED) throw unavailable('crypto');
   await throttle(deps, ctx.rateLimits.paymentCreatePerUser, input.userId);
   const orderId = `deposit-${input.userId}-${randomBytes(8).toString('hex')}`;
@@ -394,6 +399,7 @@ export async function recordManualCryptoDeposit(
   input: { userId: number; amountCents: bigint; currency: string },
 ): Promise<{ paymentId: string }> {
   const { ctx } = deps;
+  await requireNotSuspended(ctx.db, input.userId, ctx.clock());
   if (!ctx.env.CRYPTO_PAYMENTS_ENABLED) throw unavailable('crypto');
   await throttle(deps, ctx.rateLimits.paymentCreatePerUser, input.userId);
   const now = ctx.clock();

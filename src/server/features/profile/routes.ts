@@ -50,7 +50,7 @@ export const profileRoutes =
           .returning();
         if (!updated) throw new Error(`signed-in user ${user.id} has no row`);
         await ctx.bus.publish({ type: 'user-changed', userId: user.id });
-        return loadPublicUser(ctx.db, updated);
+        return loadPublicUser(ctx.db, updated, ctx.clock());
       },
     );
 

@@ -8,9 +8,14 @@ import {
   ZERO_BALANCES,
   type UserBalances,
 } from '../ledger/balances.ts';
+import { suspensionOf } from './suspension.ts';
 
-/** The API's view of a user (SPEC §3): never the password hash. */
-export function toPublicUser(user: User, balances: UserBalances = ZERO_BALANCES): PublicUser {
+/** The API's view of a user at `now` (SPEC §3): never the password hash. */
+export function toPublicUser(
+  user: User,
+  now: Date,
+  balances: UserBalances = ZERO_BALANCES,
+): PublicUser {
   return {
     id: user.id,
     username: user.username,
@@ -23,10 +28,11 @@ export function toPublicUser(user: User, balances: UserBalances = ZERO_BALANCES)
     phoneNumber: user.phoneNumber,
     email: user.email,
     createdAt: user.createdAt.toISOString(),
+    suspension: suspensionOf(user, now),
   };
 }
 
 /** The user with their current balances: what GET /api/user answers, and the page names. */
-export async function loadPublicUser(db: Executor, user: User): Promise<PublicUser> {
-  return toPublicUser(user, await getUserBalances(db, user.id));
+export async function loadPublicUser(db: Executor, user: User, now: Date): Promise<PublicUser> {
+  return toPublicUser(user, now, await getUserBalances(db, user.id));
 }

@@ -222,6 +222,27 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
 
+  // Reports
+  'POST /api/players/:username/report': [
+    {
+      target: 'opponent (whom opponent may not report)',
+      request: (w) =>
+        post(`/api/players/${w.actor('opponent').username.toUpperCase()}/report`, {
+          reason: 'Rage quit and insulted me',
+        }),
+      expect: { ...signedIn(201), opponent: 400 },
+    },
+    {
+      target: 'opponent, naming the accepted challenge of player and opponent',
+      request: async (w) =>
+        post(`/api/players/${w.actor('opponent').username}/report`, {
+          reason: 'Would not send the screenshot',
+          challengeId: await w.acceptedChallenge(),
+        }),
+      expect: { ...signedIn(400), player: 201 },
+    },
+  ],
+
   // Payments (sandbox)
   'GET /api/payments/config': [
     { request: () => get('/api/payments/config'), expect: signedIn(200) },
@@ -327,6 +348,36 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     {
       target: 'outsider',
       request: (w) => ({ method: 'DELETE', url: `/api/admin/users/${w.actor('outsider').id}` }),
+      expect: adminOnly(200),
+    },
+  ],
+  'POST /api/admin/users/:id/suspend': [
+    {
+      target: 'outsider',
+      request: (w) =>
+        post(`/api/admin/users/${w.actor('outsider').id}/suspend`, {
+          reason: 'Match fixing under review',
+          until: '2099-01-01T00:00:00Z',
+        }),
+      expect: adminOnly(200),
+    },
+  ],
+  'POST /api/admin/users/:id/unsuspend': [
+    {
+      target: 'outsider, suspended',
+      request: async (w) => post(`/api/admin/users/${await w.suspendedOutsider()}/unsuspend`),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/reports': [{ request: () => get('/api/admin/reports'), expect: adminOnly(200) }],
+  'POST /api/admin/reports/:id/resolve': [
+    {
+      target: "player's report about opponent",
+      request: async (w) =>
+        post(`/api/admin/reports/${await w.report()}/resolve`, {
+          action: 'dismiss',
+          note: 'Nothing in the match record',
+        }),
       expect: adminOnly(200),
     },
   ],

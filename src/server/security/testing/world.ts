@@ -254,6 +254,29 @@ export class World {
     return { uploadId: verification.uploadId, verificationId: verification.id };
   });
 
+  /** `outsider`, suspended by the admin until further notice. */
+  readonly suspendedOutsider = once(async () => {
+    const id = this.actor('outsider').id;
+    const response = await this.send('admin', {
+      method: 'POST',
+      url: `/api/admin/users/${id}/suspend`,
+      payload: { reason: 'Matrix suspension' },
+    });
+    expectStatus(response, 200, 'suspend outsider');
+    return id;
+  });
+
+  /** `player`'s report about `opponent`, waiting in the admins' queue. */
+  readonly report = once(async () => {
+    const response = await this.send('player', {
+      method: 'POST',
+      url: `/api/players/${this.actor('opponent').username}/report`,
+      payload: { reason: 'Quit every match when losing' },
+    });
+    expectStatus(response, 201, 'report player');
+    return response.json<{ id: number }>().id;
+  });
+
   /** `player`'s pending payout request. */
   readonly payout = once(async () => {
     const response = await this.send('player', {

@@ -4,13 +4,15 @@ import { CompletedChallengesTab } from './completed-challenges-tab.tsx';
 import { DisputesTab } from './disputes-tab.tsx';
 import { LedgerHealthLine } from './ledger-health-line.tsx';
 import { PayoutsTab } from './payouts-tab.tsx';
+import { ReportsTab } from './reports-tab.tsx';
 import { UsersTab } from './users-tab.tsx';
 import { VerificationsTab } from './verifications-tab.tsx';
 
 /**
- * SPEC §2's USERS and COMPLETED CHALLENGES, and the operator's queues issue 6 adds. Six tabs do
- * not fit a 390 px phone, so the tab list scrolls sideways inside its own strip (the page never
- * does); arrow keys move between tabs and bring the focused one into view.
+ * SPEC §2's USERS and COMPLETED CHALLENGES, the operator's queues issue 6 adds, and the players'
+ * reports (DESIGN §10). Seven tabs do not fit a 390 px phone, so the tab list scrolls sideways
+ * inside its own strip (the page never does); arrow keys move between tabs and bring the focused
+ * one into view.
  */
 export function AdminDashboard({ viewerId }: { viewerId: number }) {
   return (
@@ -19,13 +21,14 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
       <Tabs defaultValue="users">
         <div className="-mx-4 overflow-x-auto px-4 pb-1 sm:mx-0 sm:px-0">
           {/* Columns sized to their labels (not equal, as two tabs use): the longest label would
-              otherwise widen all six past the page. Spare width on a desktop is shared out. */}
+              otherwise widen all seven past the page. Spare width on a desktop is shared out. */}
           <TabsList aria-label="Admin sections" className="w-full min-w-max auto-cols-auto!">
             <TabsTrigger value="users">USERS</TabsTrigger>
             <TabsTrigger value="completed">COMPLETED CHALLENGES</TabsTrigger>
             <TabsTrigger value="disputes">DISPUTES</TabsTrigger>
             <TabsTrigger value="payouts">PAYOUTS</TabsTrigger>
             <TabsTrigger value="verifications">ID VERIFICATION</TabsTrigger>
+            <TabsTrigger value="reports">REPORTS</TabsTrigger>
             <TabsTrigger value="audit">AUDIT LOG</TabsTrigger>
           </TabsList>
         </div>
@@ -43,6 +46,9 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
         </TabsContent>
         <TabsContent value="verifications">
           <VerificationsTab />
+        </TabsContent>
+        <TabsContent value="reports">
+          <ReportsTab />
         </TabsContent>
         <TabsContent value="audit">
           <AuditLogTab />

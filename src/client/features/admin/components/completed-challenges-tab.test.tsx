@@ -3,7 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import type { ChallengeView } from '#shared/contracts/challenges.ts';
 import { OPERATOR } from '#client/test-utils/admin.ts';
-import { makeChallenge, parseRequestUrl } from '#client/test-utils/challenges.ts';
+import { makeChallenge, makePlayer, parseRequestUrl } from '#client/test-utils/challenges.ts';
 import { jsonResponse, renderApp, stubFetch } from '#client/test-utils/render-app.tsx';
 
 // The route is a lazily loaded chunk; loading it once here keeps the first test's wait short.
@@ -35,8 +35,8 @@ const SETTLED = makeChallenge({
   notes: 'Close match, GG',
   createdAt: '2025-03-14T12:00:00.000Z',
   completedAt: '2025-03-14T14:30:00.000Z',
-  creator: { id: 2, username: 'rival', email: 'rival@example.com', balance: 72.5 },
-  acceptor: { id: 1, username: 'ace_player', email: null, balance: 0 },
+  creator: makePlayer({ id: 2, username: 'rival', email: 'rival@example.com', balance: 72.5 }),
+  acceptor: makePlayer({ id: 1, username: 'ace_player', email: null, balance: 0 }),
 });
 
 function serve(challenges: ChallengeView[]) {
@@ -73,7 +73,7 @@ describe('admin completed challenges', () => {
         creatorScore: 5,
         acceptorScore: 4,
         winnerScreenshot: 'javascript:alert(1)',
-        creator: { id: 2, username: '' },
+        creator: makePlayer({ id: 2, username: '' }),
         acceptor: null,
       }),
     ]);

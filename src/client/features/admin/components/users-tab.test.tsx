@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import { ADMIN_MESSAGES } from '#shared/contracts/admin.ts';
 import { ADMIN_BALANCE_MESSAGES, type AdminUser } from '#shared/contracts/wallet.ts';
 import { makeAdminUser, OPERATOR } from '#client/test-utils/admin.ts';
 import { parseRequestUrl } from '#client/test-utils/challenges.ts';
@@ -34,6 +35,14 @@ const OPERATOR_ROW = makeAdminUser({
 
 function serve({
   users = () => [OPERATOR_ROW, PLAYER],
+  onSuspend = () =>
+    jsonResponse(200, {
+      message: 'User suspended',
+      userId: 1,
+      suspension: { reason: 'Match fixing', until: null },
+      cancelledChallengeIds: [4, 7],
+    }),
+  onUnsuspend = () => jsonResponse(200, { message: 'Suspension lifted', userId: 1 }),
   onBalance = () => jsonResponse(200, { balance: 10 }),
   onDelete = () =>
     jsonResponse(200, {
@@ -46,6 +55,8 @@ function serve({
     }),
 }: {
   users?: () => AdminUser[];
+  onSuspend?: FetchHandler;
+  onUnsuspend?: FetchHandler;
   onBalance?: FetchHandler;
   onDelete?: FetchHandler;
 } = {}) {
@@ -57,6 +68,12 @@ function serve({
       return onBalance(request);
     }
     if (request.method === 'DELETE' && path === '/api/admin/users/1') return onDelete(request);
+    if (request.method === 'POST' && path === '/api/admin/users/1/suspend') {
+      return onSuspend(request);
+    }
+    if (request.method === 'POST' && path === '/api/admin/users/1/unsuspend') {
+      return onUnsuspend(request);
+    }
     if (path === '/api/admin/ledger-health') {
       return jsonResponse(200, { ok: true, problems: [], checkedAt: '2025-03-14T12:00:00Z' });
     }
@@ -236,5 +253,117 @@ describe('delete user', () => {
 
     expect(await findToast('Error')).toHaveTextContent('Failed to delete user');
     expect(screen.getByRole('alertdialog')).toBeInTheDocument();
+  });
+});
+
+describe('suspend and unsuspend', () => {
+  it('shows a suspended user with the SUSPENDED tag, the reason and the end', async () => {
+    serve({
+      users: () => [
+        OPERATOR_ROW,
+        { ...PLAYER, suspension: { reason: 'Chargeback abuse', until: '2031-03-02T12:00:00Z' } },
+      ],
+    });
+    const { row } = await playerRow();
+    expect(within(row).getByText('SUSPENDED')).toBeInTheDocument();
+    expect(row).toHaveTextContent('Chargeback abuse');
+    expect(row).toHaveTextContent('Until Mar 2, 2031');
+    expect(within(row).getByRole('button', { name: 'UNSUSPEND' })).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'SUSPEND' })).toBeNull();
+    // Admins cannot be suspended, so they are not offered it.
+    const operator = screen.getByRole('article', { name: 'operator' });
+    expect(within(operator).queryByRole('button', { name: 'SUSPEND' })).toBeNull();
+  });
+
+  it('asks for a reason and a future end, under the fields, before sending', async () => {
+    const fetchMock = serve();
+    const { user, row } = await playerRow();
+    await user.click(within(row).getByRole('button', { name: 'SUSPEND' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Suspend ace_player' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'SUSPEND USER' }));
+    const reason = within(dialog).getByLabelText('Reason');
+    expect(reason).toHaveAccessibleDescription(
+      expect.stringContaining(ADMIN_MESSAGES.suspensionReasonRequired),
+    );
+
+    await user.type(reason, 'Match fixing');
+    const until = within(dialog).getByLabelText('Until (optional)');
+    fireEvent.change(until, { target: { value: '2001-01-01T10:00' } });
+    await user.click(within(dialog).getByRole('button', { name: 'SUSPEND USER' }));
+    expect(until).toHaveAccessibleDescription(
+      expect.stringContaining(ADMIN_MESSAGES.suspensionEndPast),
+    );
+    expect(callsTo(fetchMock, 'POST', '/api/admin/users/1/suspend')).toHaveLength(0);
+  });
+
+  it('suspends with the reason and the end as an instant, then says what it withdrew', async () => {
+    const fetchMock = serve();
+    const { user, row } = await playerRow();
+    await user.click(within(row).getByRole('button', { name: 'SUSPEND' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Suspend ace_player' });
+    await user.type(within(dialog).getByLabelText('Reason'), 'Match fixing');
+    fireEvent.change(within(dialog).getByLabelText('Until (optional)'), {
+      target: { value: '2099-03-02T12:00' },
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'SUSPEND USER' }));
+
+    expect(await findToast('User suspended')).toHaveTextContent(
+      '2 open challenge(s) cancelled and the stakes refunded.',
+    );
+    const body = JSON.parse(
+      String(callsTo(fetchMock, 'POST', '/api/admin/users/1/suspend')[0]?.[1]?.body),
+    ) as { reason: string; until: string };
+    expect(body).toEqual({
+      reason: 'Match fixing',
+      until: new Date('2099-03-02T12:00').toISOString(),
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('shows the server’s refusal under its field, and toasts it', async () => {
+    serve({
+      onSuspend: () =>
+        jsonResponse(400, {
+          code: 'VALIDATION_FAILED',
+          message: ADMIN_MESSAGES.suspensionEndPast,
+          fields: { until: ADMIN_MESSAGES.suspensionEndPast },
+        }),
+    });
+    const { user, row } = await playerRow();
+    await user.click(within(row).getByRole('button', { name: 'SUSPEND' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Suspend ace_player' });
+    await user.type(within(dialog).getByLabelText('Reason'), 'Match fixing');
+    await user.click(within(dialog).getByRole('button', { name: 'SUSPEND USER' }));
+
+    expect(await findToast('Error')).toHaveTextContent(ADMIN_MESSAGES.suspensionEndPast);
+    expect(within(dialog).getByLabelText('Until (optional)')).toHaveAccessibleDescription(
+      expect.stringContaining(ADMIN_MESSAGES.suspensionEndPast),
+    );
+  });
+
+  it('lifts a suspension with UNSUSPEND', async () => {
+    let suspended = true;
+    const fetchMock = serve({
+      users: () => [
+        OPERATOR_ROW,
+        { ...PLAYER, suspension: suspended ? { reason: 'Abuse', until: null } : null },
+      ],
+      onUnsuspend: () => {
+        suspended = false;
+        return jsonResponse(200, { message: 'Suspension lifted', userId: 1 });
+      },
+    });
+    const { user, row } = await playerRow();
+    expect(row).toHaveTextContent('Until lifted');
+    await user.click(within(row).getByRole('button', { name: 'UNSUSPEND' }));
+
+    expect(await findToast('Suspension lifted')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/api/admin/users/1/unsuspend')).toHaveLength(1);
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('article', { name: 'ace_player' })).queryByText('SUSPENDED'),
+      ).toBeNull(),
+    );
   });
 });

@@ -1,14 +1,31 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Pencil, ShieldCheck, Users } from 'lucide-react';
+import { Pencil, ShieldCheck, UserCheck, Users } from 'lucide-react';
 import type { AdminUser } from '#shared/contracts/wallet.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 import { useAdminUsers } from '../api/get-admin-users.ts';
+import { useUnsuspendUser } from '../api/unsuspend-user.ts';
 import { DeleteUserButton } from './delete-user-button.tsx';
 import { Fact, Missing, rowClasses } from './facts.tsx';
 import { ModifyBalanceForm } from './modify-balance-form.tsx';
 import { PagedList, pagedQuery } from './paged-list.tsx';
+import { SuspendUserDialog } from './suspend-user-dialog.tsx';
+
+function UnsuspendButton({ user }: { user: AdminUser }) {
+  const unsuspend = useUnsuspendUser();
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      disabled={unsuspend.isPending}
+      onClick={() => unsuspend.mutate(user.id)}
+    >
+      <UserCheck aria-hidden="true" />
+      {unsuspend.isPending ? 'LIFTING...' : 'UNSUSPEND'}
+    </Button>
+  );
+}
 
 function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
   const titleId = useId();
@@ -37,6 +54,7 @@ function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
             </Badge>
           )}
           {user.id === viewerId && <Badge variant="neutral">YOU</Badge>}
+          {user.suspension && <Badge variant="danger">SUSPENDED</Badge>}
         </div>
         <p className="font-display text-lg font-black text-white tabular-nums">
           <span className="sr-only">Balance: </span>
@@ -47,6 +65,16 @@ function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
         <Fact label="Email">{user.email ?? <Missing>Not provided</Missing>}</Fact>
         <Fact label="Phone">{user.phoneNumber ?? <Missing>Not provided</Missing>}</Fact>
         <Fact label="Joined">{formatDateTime(user.createdAt)}</Fact>
+        {user.suspension && (
+          <Fact label="Suspension" wide>
+            {user.suspension.reason}
+            <span className="block text-slate-400">
+              {user.suspension.until
+                ? `Until ${formatDateTime(user.suspension.until)}`
+                : 'Until lifted'}
+            </span>
+          </Fact>
+        )}
       </dl>
       {modifying ? (
         <ModifyBalanceForm user={user} onDone={() => setModifying(false)} />
@@ -56,7 +84,9 @@ function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
             <Pencil aria-hidden="true" />
             MODIFY BALANCE
           </Button>
-          {/* The server refuses self-deletion too; the button is not offered. */}
+          {/* The server refuses to suspend admins and to delete oneself; neither is offered. */}
+          {!user.isAdmin &&
+            (user.suspension ? <UnsuspendButton user={user} /> : <SuspendUserDialog user={user} />)}
           {user.id !== viewerId && <DeleteUserButton user={user} />}
         </div>
       )}
@@ -64,7 +94,10 @@ function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
   );
 }
 
-/** SPEC §2 USERS: every account with its balance, ADMIN tag, balance changes and deletion. */
+/**
+ * SPEC §2 USERS: every account with its balance, ADMIN tag, balance changes and deletion; and
+ * its suspension, which an admin sets or lifts here (DESIGN §10).
+ */
 export function UsersTab({ viewerId }: { viewerId: number }) {
   const users = useAdminUsers();
   return (

@@ -9,6 +9,9 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'dispute.resolve': 'Dispute resolved',
   'verification.approve': 'License approved',
   'verification.reject': 'License rejected',
+  'user.suspend': 'User suspended',
+  'user.unsuspend': 'Suspension lifted',
+  'report.resolve': 'Report resolved',
 };
 
 export function auditActionLabel(action: AuditAction): string {

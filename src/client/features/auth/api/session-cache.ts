@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { PublicUser } from '#shared/contracts/auth.ts';
+import { ApiError } from '#client/lib/api-client.ts';
 import { userQueryKey } from './get-user.ts';
 
 /**
@@ -31,4 +32,14 @@ export function setCachedBalance(
 /** Asks the server again who is signed in and with what balance. */
 export function refreshSessionUser(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: userQueryKey });
+}
+
+/**
+ * After a refusal because the account is suspended (DESIGN §10): the suspension may be newer
+ * than the page, so the user is read again, and the banner that explains it appears.
+ */
+export function refreshIfSuspended(queryClient: QueryClient, error: unknown): void {
+  if (error instanceof ApiError && error.code === 'ACCOUNT_SUSPENDED') {
+    void refreshSessionUser(queryClient);
+  }
 }

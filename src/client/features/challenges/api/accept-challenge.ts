@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChallengeView } from '#shared/contracts/challenges.ts';
 import { postJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
-import { refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
+import { refreshIfSuspended, refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
 import { loadChallengeSchema } from './get-challenge.ts';
 import { storeChallenge } from './invalidate-challenges.ts';
 
@@ -25,6 +25,7 @@ export function useAcceptChallenge() {
         description: error.message,
         variant: 'destructive',
       });
+      refreshIfSuspended(queryClient, error);
     },
   });
 }

@@ -7,7 +7,7 @@ import {
 import type { z } from '#shared/validation.ts';
 import { postJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
-import { refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
+import { refreshIfSuspended, refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
 import { storeChallenge } from './invalidate-challenges.ts';
 
 export type CreateChallengeInput = z.output<typeof createChallengeBodySchema>;
@@ -28,6 +28,7 @@ export function useCreateChallenge() {
     },
     onError: (error) => {
       toast({ title: 'Challenge not created', description: error.message, variant: 'destructive' });
+      refreshIfSuspended(queryClient, error);
     },
   });
 }

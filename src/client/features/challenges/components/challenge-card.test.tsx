@@ -5,6 +5,7 @@ import {
   makeAcceptedChallenge,
   makeChallenge,
   makeCounts,
+  makePlayer,
   parseRequestUrl,
 } from '#client/test-utils/challenges.ts';
 import { jsonResponse, makeUser, renderInApp, stubFetch } from '#client/test-utils/render-app.tsx';
@@ -51,7 +52,10 @@ describe('challenge card', () => {
   it('offers VIEW DETAILS and CANCEL CHALLENGE, not ACCEPT, on the viewer’s own open challenge', () => {
     renderInApp(
       <ChallengeCard
-        challenge={makeChallenge({ creatorId: VIEWER_ID, creator: { id: 1, username: 'ace' } })}
+        challenge={makeChallenge({
+          creatorId: VIEWER_ID,
+          creator: makePlayer({ id: 1, username: 'ace' }),
+        })}
         viewerId={VIEWER_ID}
       />,
     );
@@ -70,6 +74,24 @@ describe('challenge card', () => {
     expect(actionNames()).toEqual(['SUBMIT SCORES']);
     expect(within(card()).getByText('ace_player')).toBeInTheDocument();
     expect(within(card()).getByText('+1 555 987 6543')).toBeInTheDocument();
+  });
+
+  it('shows the opponent’s record in one line: the creator’s to anyone who may accept', () => {
+    const creator = makePlayer({
+      id: 2,
+      username: 'rival',
+      record: { played: 34, won: 24, lost: 10, disputesLost: 1 },
+    });
+    renderInApp(<ChallengeCard challenge={makeChallenge({ creator })} viewerId={VIEWER_ID} />);
+    const record = within(card()).getByText('Opponent record');
+    expect(record.nextElementSibling).toHaveTextContent('34 played · 71% won · 1 dispute lost');
+  });
+
+  it('says New player for an opponent with no result yet, and shows no record of one’s own', () => {
+    renderInApp(<ChallengeCard challenge={makeAcceptedChallenge()} viewerId={2} />);
+    expect(within(card()).getByText('Opponent record').nextElementSibling).toHaveTextContent(
+      'New player',
+    );
   });
 
   it('offers only VIEW DETAILS on an accepted challenge the viewer is not playing', () => {

@@ -8,6 +8,7 @@ import { cardClasses } from '#client/components/ui/card.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { formatDollars } from '#client/lib/format.ts';
 import { canCancel, cardAction, challengeStatusLabel, winnerName } from '../lib/challenge-rules.ts';
+import { opponentOf, recordLine } from '../lib/record-line.ts';
 import { AcceptChallengeButton } from './accept-challenge-button.tsx';
 import { CancelChallengeButton } from './cancel-challenge-button.tsx';
 import { PhoneNumber } from './phone-number.tsx';
@@ -38,13 +39,15 @@ export interface ChallengeCardProps {
 }
 
 /**
- * One challenge in a grid (SPEC §2): every field a player needs to decide, and the one action
- * the viewer may take. The game name links to the detail page whatever the action is.
+ * One challenge in a grid (SPEC §2): every field a player needs to decide, the opponent's record
+ * (DESIGN §10), and the one action the viewer may take. The game name links to the detail page
+ * whatever the action is.
  */
 export function ChallengeCard({ challenge, viewerId }: ChallengeCardProps) {
   const titleId = useId();
   const action = cardAction(challenge, viewerId);
   const winner = challenge.status === 'completed' ? winnerName(challenge) : null;
+  const opponent = opponentOf(challenge, viewerId);
 
   return (
     <article
@@ -84,6 +87,14 @@ export function ChallengeCard({ challenge, viewerId }: ChallengeCardProps) {
             <PhoneNumber phoneNumber={challenge.phoneNumber} />
           </dd>
         </div>
+        {opponent && (
+          <div className="col-span-2 min-w-0">
+            <dt className="text-[0.7rem] font-semibold tracking-wider text-slate-400 uppercase">
+              Opponent record
+            </dt>
+            <dd className="text-sm font-medium text-slate-100">{recordLine(opponent.record)}</dd>
+          </div>
+        )}
         {(challenge.mode ?? challenge.platform) && (
           <div className="col-span-2 min-w-0">
             <dt className="text-[0.7rem] font-semibold tracking-wider text-slate-400 uppercase">

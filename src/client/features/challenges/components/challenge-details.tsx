@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Ban, Hourglass, Scale, Swords, Trophy } from 'lucide-react';
-import type { ChallengeView } from '#shared/contracts/challenges.ts';
+import type { ChallengeView, PlayerRecord } from '#shared/contracts/challenges.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
 import { cn } from '#client/lib/cn.ts';
@@ -13,6 +13,7 @@ import {
   safeScreenshotHref,
   winnerName,
 } from '../lib/challenge-rules.ts';
+import { opponentOf, recordLine } from '../lib/record-line.ts';
 import { AcceptChallengeButton } from './accept-challenge-button.tsx';
 import { CancelChallengeButton } from './cancel-challenge-button.tsx';
 import { STATUS_BADGE_VARIANT } from './challenge-card.tsx';
@@ -20,6 +21,7 @@ import { DisputeDialog } from './dispute-dialog.tsx';
 import { EvidencePanel, MatchActions, ReviewPanel } from './fair-play-panels.tsx';
 import { Notice } from './notice.tsx';
 import { PhoneNumber } from './phone-number.tsx';
+import { ReportPlayerDialog } from './report-player-dialog.tsx';
 import { SubmitResultsDialog } from './submit-results-dialog.tsx';
 
 /** Why a cancelled challenge ended, in the players' words. */
@@ -127,10 +129,13 @@ function PlayerLine({
   role,
   name,
   phoneNumber,
+  record,
 }: {
   role: string;
   name: string | null;
   phoneNumber: string | null | undefined;
+  /** Shown for the players the viewer faces, not for the viewer. */
+  record: PlayerRecord | null;
 }) {
   return (
     <div className="rounded-lg border border-ink-700 bg-ink-900/60 p-4">
@@ -144,6 +149,11 @@ function PlayerLine({
         {name && (
           <p className="text-sm text-slate-300">
             <PhoneNumber phoneNumber={phoneNumber} />
+          </p>
+        )}
+        {record && (
+          <p className="text-sm text-slate-300">
+            <span className="text-slate-400">Record:</span> {recordLine(record)}
           </p>
         )}
       </dd>
@@ -262,6 +272,8 @@ export function ChallengeDetails({
 }) {
   // Accepting or cancelling replaces the button that had focus: its successor takes it.
   const focusRecovery = useFocusRecovery<HTMLDivElement>(pickFocusTarget);
+  // Only the two players may report each other from here: they are the ones who played.
+  const opponent = isParticipant(challenge, viewerId) ? opponentOf(challenge, viewerId) : null;
   return (
     <div className="space-y-6">
       <div className="grid gap-6 lg:grid-cols-3">
@@ -300,13 +312,24 @@ export function ChallengeDetails({
                 role="Creator"
                 name={challenge.creator.username}
                 phoneNumber={challenge.phoneNumber}
+                record={challenge.creatorId === viewerId ? null : challenge.creator.record}
               />
               <PlayerLine
                 role="Acceptor"
                 name={challenge.acceptor?.username ?? null}
                 phoneNumber={challenge.acceptor?.phoneNumber}
+                record={
+                  challenge.acceptor && challenge.acceptorId !== viewerId
+                    ? challenge.acceptor.record
+                    : null
+                }
               />
             </dl>
+            {opponent && (
+              <div className="mt-4">
+                <ReportPlayerDialog challenge={challenge} opponent={opponent.username} />
+              </div>
+            )}
           </CardContent>
         </Card>
       </div>

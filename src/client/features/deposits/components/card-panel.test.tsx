@@ -153,6 +153,21 @@ describe('deposit funds: the sandbox card form', () => {
     expect(alert).not.toHaveTextContent('503');
   });
 
+  it('shows a suspension that came after the page loaded as ACCOUNT SUSPENDED', async () => {
+    const message = 'Your account is suspended: Chargeback abuse';
+    serve({
+      'POST /api/create-payment-intent': () =>
+        jsonResponse(403, { code: 'ACCOUNT_SUSPENDED', message }),
+    });
+    const { user, dialog } = await openCardPanel();
+    await payWith(user, dialog, '4242 4242 4242 4242');
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('ACCOUNT SUSPENDED');
+    expect(alert).toHaveTextContent(message);
+    expect(alert).not.toHaveTextContent('403');
+  });
+
   it.each([
     ['card payments are switched off', { enabled: false, mode: 'sandbox', publishableKey: null }],
     [

@@ -211,6 +211,18 @@ describe('deposit funds: creating the crypto payment', () => {
     );
   });
 
+  it('says ACCOUNT SUSPENDED with the server’s reason, and reports nothing', async () => {
+    const message = 'Your account is suspended: Chargeback abuse';
+    const api = serve({
+      [CREATE]: () => jsonResponse(403, { code: 'ACCOUNT_SUSPENDED', message }),
+    });
+    const { dialog } = await openCreatedPayment();
+    const alert = within(dialog).getByRole('alert');
+    expect(alert).toHaveTextContent('ACCOUNT SUSPENDED');
+    expect(alert).toHaveTextContent(message);
+    expect(api.requestsTo(NOTIFY)).toHaveLength(0);
+  });
+
   it('falls back when the service fails: reports the deposit and toasts CRYPTO DEPOSIT INITIATED', async () => {
     const api = serve({ [CREATE]: () => jsonResponse(200, { paymentUrl: null }) });
     const { dialog } = await openCreatedPayment();

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { findToast, visibleToasts } from '#client/test-utils/toasts.ts';
-import { jsonResponse, renderInApp } from '#client/test-utils/render-app.tsx';
+import { jsonResponse, makeUser, renderInApp } from '#client/test-utils/render-app.tsx';
 import { paymentsConfigQueryKey } from '../api/get-payments-config.ts';
 import { stubPaymentsApi } from '../testing/payments-api.ts';
 import { DepositFundsDialog } from './deposit-funds-dialog.tsx';
@@ -119,5 +119,32 @@ describe('deposit funds: the amount entry', () => {
     await user.click(within(dialog).getByRole('button', { name: 'CONTINUE' }));
     await within(dialog).findByRole('group', { name: 'Payment method' });
     expect(within(dialog).queryByText('TEST MODE')).toBeNull();
+  });
+});
+
+describe('deposit funds: a suspended player', () => {
+  it('says why deposits are paused instead of asking for an amount', async () => {
+    const api = stubPaymentsApi({
+      'GET /api/user': () =>
+        jsonResponse(
+          200,
+          makeUser({
+            suspension: { reason: 'Chargeback abuse', until: '2031-03-02T12:00:00.000Z' },
+          }),
+        ),
+    });
+    const { user, dialog } = await openDialog();
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('ACCOUNT SUSPENDED');
+    expect(alert).toHaveTextContent(
+      'Your account is suspended until 2031-03-02 12:00 UTC: Chargeback abuse',
+    );
+    expect(dialog).toHaveTextContent('Deposits are paused while your account is suspended.');
+    expect(within(dialog).queryByLabelText('Amount ($)')).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'CLOSE' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Wallet } from 'lucide-react';
 import { centsToDecimalString, formatCents, type Cents } from '#shared/money.ts';
+import { suspensionMessage } from '#shared/suspension.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
@@ -10,10 +11,13 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '#client/components/ui/dialog.tsx';
+import { useUser } from '#client/features/auth/api/get-user.ts';
 import { usePaymentsConfig } from '../api/get-payments-config.ts';
+import { DEPOSIT_MESSAGES, DEPOSIT_TITLES } from '../lib/deposit-messages.ts';
 import { AmountStep } from './amount-step.tsx';
 import { CardPanel } from './card-panel.tsx';
 import { CryptoPanel } from './crypto-panel.tsx';
+import { DepositProblemPanel } from './deposit-problem-panel.tsx';
 import { MethodStep } from './method-step.tsx';
 import { TestModeBadge } from './test-mode-badge.tsx';
 
@@ -42,7 +46,29 @@ function DepositFlow({ onClose }: { onClose: () => void }) {
   const [step, setStep] = useState<Step>('amount');
   const [amountCents, setAmountCents] = useState<Cents | null>(null);
   const config = usePaymentsConfig();
+  const { user } = useUser();
   const backToEntry = () => setStep('amount');
+
+  // The server refuses a suspended player's deposits (DESIGN §10): say why before they start.
+  if (user?.suspension) {
+    return (
+      <>
+        <DialogHeader>
+          <DialogTitle>Deposit Funds</DialogTitle>
+          <DialogDescription>{DEPOSIT_MESSAGES.depositsPaused}</DialogDescription>
+        </DialogHeader>
+        <DepositProblemPanel
+          title={DEPOSIT_TITLES.accountSuspended}
+          message={suspensionMessage(user.suspension)}
+          actions={
+            <Button variant="outline" onClick={onClose}>
+              CLOSE
+            </Button>
+          }
+        />
+      </>
+    );
+  }
 
   const cardSandbox = config.data?.card.mode === 'sandbox';
   const cryptoSandbox = config.data?.crypto.mode === 'sandbox';

@@ -50,7 +50,11 @@ export async function depositByCard(
   try {
     ({ clientSecret } = await createPaymentIntent(amountCents));
   } catch (error) {
-    return failed(DEPOSIT_TITLES.serviceError, initFailureMessage(error));
+    const suspended = error instanceof ApiError && error.code === 'ACCOUNT_SUSPENDED';
+    return failed(
+      suspended ? DEPOSIT_TITLES.accountSuspended : DEPOSIT_TITLES.serviceError,
+      initFailureMessage(error),
+    );
   }
 
   let result: ProviderResult;

@@ -43,6 +43,9 @@ export function cryptoCreationProblem(error: unknown): CryptoProblem {
   if (error.status === 503) {
     return { title: DEPOSIT_TITLES.cryptoUnavailable, message: DEPOSIT_MESSAGES.cryptoUnavailable };
   }
+  if (error.code === 'ACCOUNT_SUSPENDED') {
+    return { title: DEPOSIT_TITLES.accountSuspended, message: serverText(error) };
+  }
   const amountMessage = error.fields?.amount;
   if (amountMessage && TOO_SMALL_MESSAGES.includes(amountMessage)) {
     return { title: DEPOSIT_TITLES.amountTooSmall, message: amountMessage };

@@ -16,6 +16,7 @@ export const DEPOSIT_TITLES = {
   amountTooSmall: 'DEPOSIT AMOUNT TOO SMALL',
   paymentExpired: 'PAYMENT EXPIRED',
   cryptoInitiated: 'CRYPTO DEPOSIT INITIATED',
+  accountSuspended: 'ACCOUNT SUSPENDED',
 } as const;
 
 export const DEPOSIT_MESSAGES = {
@@ -32,6 +33,7 @@ export const DEPOSIT_MESSAGES = {
   paymentExpired: 'The payment window has expired. Please try again.',
   cryptoInitiated:
     'We have let our team know about your deposit. They will contact you with payment instructions.',
+  depositsPaused: 'Deposits are paused while your account is suspended.',
 } as const;
 
 /** SPEC §8, the crypto panel's status line. */

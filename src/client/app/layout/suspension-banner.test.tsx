@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import type { PublicUser } from '#shared/contracts/auth.ts';
+import { makeChallenge, makeCounts, parseRequestUrl } from '#client/test-utils/challenges.ts';
+import { jsonResponse, makeUser, renderApp, stubFetch } from '#client/test-utils/render-app.tsx';
+import { findToast } from '#client/test-utils/toasts.ts';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const SUSPENDED = makeUser({
+  suspension: { reason: 'Match fixing under review', until: '2031-03-02T12:00:00.000Z' },
+});
+const MESSAGE = 'Your account is suspended until 2031-03-02 12:00 UTC: Match fixing under review';
+
+/** The lobby with one open challenge of `rival`, for a player the server says is `user()`. */
+function serve(user: () => PublicUser) {
+  return stubFetch(({ method, url }) => {
+    const { path } = parseRequestUrl(url);
+    if (path === '/api/user') return jsonResponse(200, user());
+    if (path === '/api/challenges/counts') return jsonResponse(200, makeCounts({ available: 1 }));
+    if (path === '/api/challenges') return jsonResponse(200, [makeChallenge()]);
+    if (method === 'POST' && path === '/api/challenges/11/accept') {
+      return jsonResponse(403, { code: 'ACCOUNT_SUSPENDED', message: MESSAGE });
+    }
+    return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
+  });
+}
+
+describe('the suspension banner', () => {
+  it('tells a suspended player why, until when, and what they can still do', async () => {
+    serve(() => SUSPENDED);
+    renderApp('/');
+    const banner = await screen.findByRole('region', { name: 'Account suspended' });
+    expect(banner).toHaveTextContent('ACCOUNT SUSPENDED');
+    expect(banner).toHaveTextContent(MESSAGE);
+    expect(banner).toHaveTextContent('withdraw your available balance');
+  });
+
+  it('is absent for a player in good standing', async () => {
+    serve(() => makeUser());
+    renderApp('/');
+    await screen.findByTitle('$ Blue Coins');
+    expect(screen.queryByRole('region', { name: 'Account suspended' })).toBeNull();
+  });
+
+  it('appears with the refusal of an acceptance when the suspension is newer than the page', async () => {
+    let current = makeUser();
+    serve(() => current);
+    const user = userEvent.setup();
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'EA FC 25' });
+
+    current = SUSPENDED;
+    await user.click(within(card).getByRole('button', { name: 'ACCEPT CHALLENGE' }));
+    expect(await findToast('Could not accept challenge')).toHaveTextContent(`403: ${MESSAGE}`);
+    expect(await screen.findByRole('region', { name: 'Account suspended' })).toHaveTextContent(
+      MESSAGE,
+    );
+  });
+});
