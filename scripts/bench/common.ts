@@ -16,6 +16,7 @@ import {
   createChallenge,
   submitScores,
 } from '../../src/server/features/challenges/service.ts';
+import { confirmResult } from '../../src/server/features/challenges/review.ts';
 import { hashToken } from '../../src/server/features/auth/sessions.ts';
 import type { EventBus } from '../../src/server/lib/event-bus.ts';
 
@@ -123,7 +124,8 @@ export function randomPair(players: number[]): [creator: number, acceptor: numbe
 
 /**
  * One whole challenge cycle through the service layer, as the HTTP routes run it: a $5
- * challenge created, accepted and settled. Returns the challenge's id.
+ * challenge created, accepted, reported, and confirmed by the loser, which pays the winner's
+ * credit out of review (DESIGN §10). Returns the challenge's id.
  */
 export async function playCycle(
   ctx: AppContext,
@@ -144,6 +146,7 @@ export async function playCycle(
     acceptorScore: creatorWins ? 1 : 3,
     screenshot: 'https://example.com/result.png',
   });
+  await confirmResult(ctx, id, acceptor);
   return id;
 }
 

@@ -46,23 +46,25 @@ export function requireParticipant(challenge: Challenge, userId: number): void {
   }
 }
 
-/** Tells the sockets that show this challenge that it changed, once it commits (DESIGN §6). */
-export function announceChallenge(
-  ctx: AppContext,
-  uow: UnitOfWork,
-  challenge: Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>,
-): void {
-  uow.afterCommit(() =>
-    ctx.bus.publish({
-      type: 'challenge',
-      challengeId: challenge.id,
-      status: challenge.status,
-      audience:
-        challenge.status === 'open' || challenge.status === 'cancelled'
-          ? 'all'
-          : [challenge.creatorId, ...(challenge.acceptorId ? [challenge.acceptorId] : [])],
-    }),
-  );
+type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>;
+
+/** The event that tells the sockets showing this challenge that it changed (DESIGN §6). */
+export function challengeEvent(challenge: Announced) {
+  return {
+    type: 'challenge' as const,
+    challengeId: challenge.id,
+    status: challenge.status,
+    // Open challenges are on everyone's Available tab; after that only the players see them.
+    audience:
+      challenge.status === 'open' || challenge.status === 'cancelled'
+        ? ('all' as const)
+        : [challenge.creatorId, ...(challenge.acceptorId ? [challenge.acceptorId] : [])],
+  };
+}
+
+/** Announces the change once the unit of work commits. */
+export function announceChallenge(ctx: AppContext, uow: UnitOfWork, challenge: Announced): void {
+  uow.afterCommit(() => ctx.bus.publish(challengeEvent(challenge)));
 }
 
 /**

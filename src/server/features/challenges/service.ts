@@ -20,6 +20,7 @@ import {
 } from './repository.ts';
 import {
   announceChallenge,
+  challengeEvent,
   isUnderReview,
   opponentOf,
   refundBothLocked,
@@ -62,25 +63,7 @@ export interface SubmissionResult {
 
 type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>;
 
-function challengeEvent(challenge: Announced) {
-  return {
-    type: 'challenge' as const,
-    challengeId: challenge.id,
-    status: challenge.status,
-    // Open challenges are on everyone's Available tab; after that only the players see them.
-    audience:
-      challenge.status === 'open' || challenge.status === 'cancelled'
-        ? ('all' as const)
-        : [challenge.creatorId, ...(challenge.acceptorId ? [challenge.acceptorId] : [])],
-  };
-}
-
-/** Tells the sockets that show this challenge that it changed, once it commits (DESIGN §6). */
-function announce(ctx: AppContext, uow: UnitOfWork, challenge: Announced) {
-  uow.afterCommit(() => ctx.bus.publish(challengeEvent(challenge)));
-}
-
-/** The same, for a change made in one call that has committed already. */
+/** Announces a change made in one call that has committed already (DESIGN §6). */
 async function announceCommitted(ctx: AppContext, challenge: Announced): Promise<void> {
   await ctx.bus.publish(challengeEvent(challenge));
 }
@@ -316,7 +299,7 @@ export async function claimNoShow(
           dedupeKey: `no-show:${challenge.id}`,
         });
       }
-      announce(ctx, uow, { ...challenge, status: 'disputed' });
+      announceChallenge(ctx, uow, { ...challenge, status: 'disputed' });
     }),
   );
 }
@@ -573,5 +556,5 @@ async function disputeLocked(
       dedupeKey: `result-disputed:${challenge.id}`,
     });
   }
-  announce(ctx, uow, { ...challenge, status: 'disputed' });
+  announceChallenge(ctx, uow, { ...challenge, status: 'disputed' });
 }
