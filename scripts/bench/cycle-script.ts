@@ -38,12 +38,23 @@ function expression(value: unknown, variables: Map<string, string>): string {
   const text = String(value);
   if (ISO_TIME.test(text)) return 'now()';
   const parts = text.split(/(\d+)/).filter((part) => part !== '');
-  return `(${parts
+  const joined = `(${parts
     .map((part) => {
       const variable = variables.get(part);
       return variable ? `(:${variable})::text` : literal(part);
     })
     .join(' || ')})`;
+  // A JSON object (a mail's metadata) is sent as text and read as jsonb by its column.
+  return isJsonObject(text) ? `${joined}::jsonb` : joined;
+}
+
+function isJsonObject(text: string): boolean {
+  if (!text.startsWith('{')) return false;
+  try {
+    return typeof JSON.parse(text) === 'object';
+  } catch {
+    return false;
+  }
 }
 
 function toScriptLine(statement: Statement, variables: Map<string, string>): string {
@@ -88,16 +99,18 @@ export async function writeCycleScript(
     [String(creator), 'c'],
     [String(acceptor), 'a'],
   ]);
-  const [create, ...rest] = captured;
-  if (!create?.sql.includes('challenge_create'))
-    throw new Error('a cycle no longer starts by creating');
+  // What runs before the creation (the creator's suspension, read afresh) knows no challenge yet.
+  const creating = captured.findIndex((statement) => statement.sql.includes('challenge_create'));
+  const create = captured[creating];
+  if (!create) throw new Error('a cycle no longer creates a challenge');
   const lines = [
     // A creator, and an acceptor who is anyone else, as in the service-layer rounds.
     `\\set c random(${first}, ${last})`,
     `\\set a ${first} + (:c - ${first} + random(1, ${players.length - 1})) % ${players.length}`,
+    ...captured.slice(0, creating).map((statement) => `${toScriptLine(statement, variables)};`),
     // The new challenge's id, for the statements after it (one row per account it answers).
     `select min(challenge_id) as id from (${toScriptLine(create, variables)}) as created \\gset`,
-    ...rest.map((statement) => `${toScriptLine(statement, variables)};`),
+    ...captured.slice(creating + 1).map((statement) => `${toScriptLine(statement, variables)};`),
   ];
   const path = join(dir, 'cycle.sql');
   writeFileSync(path, `${lines.join('\n')}\n`);

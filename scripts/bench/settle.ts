@@ -1,4 +1,4 @@
-// npm run bench:settle — full challenge cycles (create, accept, settle) per second on PostgreSQL
+// npm run bench:settle — full challenge cycles (create, accept, report, confirm) per second on PostgreSQL
 // with 8 concurrent clients, through the service layer (createChallenge, acceptChallenge,
 // submitScores: the functions the HTTP routes call, with the PostgreSQL event bus a deployment
 // uses), beside pgbench's TPC-B with the same client count; then the ledger invariants and a
@@ -13,7 +13,7 @@ import { runMigrations } from '../../src/server/db/migrate.ts';
 import { challenges } from '../../src/server/db/schema/challenges.ts';
 import type { AppContext } from '../../src/server/context.ts';
 import { checkLedgerInvariants } from '../../src/server/features/ledger/invariants.ts';
-import { createPostgresBus } from '../../src/server/lib/event-bus.ts';
+import { createPostgresBus, type EventBus } from '../../src/server/lib/event-bus.ts';
 import {
   benchContext,
   median,
@@ -101,9 +101,11 @@ async function benchmark(url: string) {
   const database = openPostgres(url, CLIENTS + 2);
   const silent = { warn: () => {}, error: () => {} };
   const scriptDir = mkdtempSync(join(tmpdir(), 'skillstake-cycle-'));
+  // Closed in `finally` too: its listening connection would keep the pool from ever closing.
+  let bus: EventBus | undefined;
   try {
     await runMigrations(database);
-    const bus = await createPostgresBus(poolOf(database), silent);
+    bus = await createPostgresBus(poolOf(database), silent);
     const ctx = benchContext(database, bus);
     const players = await seedPlayers(database, PLAYERS);
     await seedFundedWallets(database, players, START_CENTS);
@@ -125,7 +127,6 @@ async function benchmark(url: string) {
       }
       return results;
     });
-    await bus.close();
     const cycles = rounds.reduce((sum, round) => sum + round.cycles, 0) + pgbenchCompleted;
     return {
       rounds,
@@ -133,6 +134,7 @@ async function benchmark(url: string) {
       problems: await check(database, cycles, players.length),
     };
   } finally {
+    await bus?.close();
     await database.close();
     rmSync(scriptDir, { recursive: true, force: true });
   }
@@ -177,7 +179,7 @@ try {
   rows.push(row('median', perRound, errors));
   const ratio = median(perRound.map((r) => r.ours / r.tpcb));
   process.stdout.write(
-    `\nChallenge cycles (create, accept, settle: three transactions each) through the service ` +
+    `\nChallenge cycles (create, accept, report, confirm: four transactions each) through the service ` +
       `layer on PostgreSQL, ${CLIENTS} clients, alternating with pgbench TPC-B (${CLIENTS} ` +
       `clients), ${ROUNDS} rounds of ${SECONDS} s each. "Same SQL": the ${statements} ` +
       `statements of one cycle, as the service layer sent them, run by pgbench (${CLIENTS} ` +

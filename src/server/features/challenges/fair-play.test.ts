@@ -376,6 +376,38 @@ describe('the rules', () => {
 });
 
 describe('notifications', () => {
+  it('a payout completed or failed is told once, beside the mail that says it', async () => {
+    const owner = await player(30, 'owner@example.com');
+    const request = () =>
+      owner.agent.post('/api/payouts', {
+        amount: 10,
+        paymentMethod: 'crypto',
+        paymentDetails: 'BTC bc1qnotifiedaddress000000000000000000',
+        phoneNumber: '+1 555 010 3000',
+      });
+    const sent = (await request()).json<{ payout: { id: number } }>().payout.id;
+    const failed = (await request()).json<{ payout: { id: number } }>().payout.id;
+    expect((await admin.post(`/api/admin/payouts/${sent}/complete`)).statusCode).toBe(200);
+    expect(
+      (await admin.post(`/api/admin/payouts/${failed}/fail`, { reason: 'Bad address' })).statusCode,
+    ).toBe(200);
+    const told = (await notificationsOf(owner.agent)).notifications.map((n) => [n.kind, n.body]);
+    expect(told).toEqual([
+      [
+        'payout_failed',
+        `Payout #${failed} could not be completed (Bad address). The amount is back in your balance.`,
+      ],
+      ['payout_completed', `Payout #${sent} of $10.00 has been sent to your wallet.`],
+    ]);
+    const mails = await t.database.db
+      .select({ key: outbox.dedupeKey })
+      .from(outbox)
+      .where(eq(outbox.recipient, 'owner@example.com'));
+    expect(mails.map((m) => m.key).sort()).toEqual(
+      [`payout-complete:${sent}`, `payout-fail:${failed}`].sort(),
+    );
+  });
+
   it('lists newest first with the unread count, marks some or all read, and only one’s own', async () => {
     const { id, creator, acceptor } = await acceptedMatch(5);
     await report(acceptor.agent, id, 0, 1);

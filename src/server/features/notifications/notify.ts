@@ -15,11 +15,14 @@ export interface NewNotification {
   body: string;
   /** One notification per cause and player: writing the same key twice tells them once. */
   dedupeKey: string;
+  /** false when the cause sends a mail of its own (a payout's decision, a dispute's). */
+  mail?: boolean;
 }
 
 /**
  * Tells a player something inside the transaction that caused it (DESIGN §10): the row, and the
- * same words by mail when the player has an address and is not deleted. The live push leaves
+ * same words by mail when the player has an address and is not deleted (unless the cause mails
+ * them itself). The live push leaves
  * once the transaction has committed; a key written before changes nothing and pushes nothing.
  */
 export async function notify(uow: UnitOfWork, bus: EventBus, news: NewNotification): Promise<void> {
@@ -40,7 +43,7 @@ export async function notify(uow: UnitOfWork, bus: EventBus, news: NewNotificati
     .select({ email: users.email, deletedAt: users.deletedAt })
     .from(users)
     .where(eq(users.id, news.userId));
-  if (recipient?.email && !recipient.deletedAt) {
+  if (news.mail !== false && recipient?.email && !recipient.deletedAt) {
     await enqueueMail(uow.tx, [
       {
         dedupeKey: `notification:${news.dedupeKey}`,

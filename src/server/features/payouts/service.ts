@@ -9,6 +9,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { EXTERNAL_CRYPTO, payoutHold, userWallet } from '../ledger/accounts.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { notify } from '../notifications/notify.ts';
 import { lockPayout } from './repository.ts';
 
 export interface PayoutRequest {
@@ -171,5 +172,22 @@ export async function decidePayout(
       reason: decision.outcome === 'complete' ? decision.note : decision.reason,
     });
     await decisionMail(uow, payout, decision);
+    const amount = formatCents(payout.amountCents);
+    await notify(uow, ctx.bus, {
+      userId: payout.userId,
+      ...(decision.outcome === 'complete'
+        ? {
+            kind: 'payout_completed',
+            title: `Your payout of ${amount} has been sent`,
+            body: `Payout #${payout.id} of ${amount} has been sent to your wallet.`,
+          }
+        : {
+            kind: 'payout_failed',
+            title: `Your payout of ${amount} could not be completed`,
+            body: `Payout #${payout.id} could not be completed (${decision.reason}). The amount is back in your balance.`,
+          }),
+      dedupeKey: `payout-${decision.outcome}:${payout.id}`,
+      mail: false,
+    });
   });
 }

@@ -31,6 +31,7 @@ const everyone = (status: number): Statuses => ({
   player: status,
   opponent: status,
   outsider: status,
+  suspended: status,
   admin: status,
   deleted: status,
 });
@@ -47,6 +48,7 @@ const adminOnly = (status: number): Statuses => ({
   player: 403,
   opponent: 403,
   outsider: 403,
+  suspended: 403,
   admin: status,
   deleted: 401,
 });
@@ -57,6 +59,7 @@ const ownerOnly = (status: number, others = 404): Statuses => ({
   player: status,
   opponent: others,
   outsider: others,
+  suspended: others,
   admin: others,
   deleted: 401,
 });
@@ -119,13 +122,16 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
   'POST /api/challenges': [
-    { request: () => post('/api/challenges', CHALLENGE_BODY), expect: signedIn(201) },
+    {
+      request: () => post('/api/challenges', CHALLENGE_BODY),
+      expect: { ...signedIn(201), suspended: 403 },
+    },
   ],
   'POST /api/challenges/:id/accept': [
     {
       target: "player's open challenge",
       request: async (w) => post(`/api/challenges/${await w.openChallenge()}/accept`),
-      expect: { ...signedIn(200), player: 400 },
+      expect: { ...signedIn(200), player: 400, suspended: 403 },
     },
   ],
   'POST /api/challenges/:id/cancel': [
@@ -213,7 +219,7 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     {
       target: "player's match screenshot",
       request: async (w) => get(`/api/uploads/${await w.screenshot()}`),
-      expect: { ...signedIn(200), outsider: 404 },
+      expect: { ...signedIn(200), outsider: 404, suspended: 404 },
     },
     {
       target: "player's driver's licence (admins only, its owner included)",
@@ -248,7 +254,10 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     { request: () => get('/api/payments/config'), expect: signedIn(200) },
   ],
   'POST /api/create-payment-intent': [
-    { request: () => post('/api/create-payment-intent', { amount: 20 }), expect: signedIn(200) },
+    {
+      request: () => post('/api/create-payment-intent', { amount: 20 }),
+      expect: { ...signedIn(200), suspended: 403 },
+    },
   ],
   'POST /api/confirm-payment': [
     {
@@ -260,7 +269,10 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   ],
   'GET /api/crypto-status': [{ request: () => get('/api/crypto-status'), expect: signedIn(200) }],
   'POST /api/create-crypto-payment': [
-    { request: () => post('/api/create-crypto-payment', { amount: 20 }), expect: signedIn(200) },
+    {
+      request: () => post('/api/create-crypto-payment', { amount: 20 }),
+      expect: { ...signedIn(200), suspended: 403 },
+    },
   ],
   'GET /api/check-crypto-payment/:paymentId': [
     {
@@ -272,7 +284,7 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   'POST /api/crypto-deposit-notification': [
     {
       request: () => post('/api/crypto-deposit-notification', { amount: 20, currency: 'btc' }),
-      expect: signedIn(201),
+      expect: { ...signedIn(201), suspended: 403 },
     },
   ],
   'POST /api/sandbox/card/confirm': [
@@ -450,6 +462,7 @@ export const VOICE_EXPECTED: Record<Role, 'connected' | 'refused'> = {
   player: 'connected',
   opponent: 'connected',
   outsider: 'refused',
+  suspended: 'refused',
   admin: 'refused',
   deleted: 'refused',
 };

@@ -16,7 +16,20 @@ import { createTestApp, uniqueUsername, type TestApp } from '#tests/helpers/test
  * (challenges in every state, uploads, a licence review, a payout, deposits) owned by `player`,
  * so that a refusal is the permission check speaking and not a 404 for a made-up id.
  */
-export const ROLES = ['anonymous', 'player', 'opponent', 'outsider', 'admin', 'deleted'] as const;
+/**
+ * Who calls: nobody, `player` (owns the resources), `opponent` (plays against them), `outsider`
+ * (neither), `suspended` (an outsider an admin has suspended: reads and withdraws, but may not
+ * deposit, create or accept), the admin, and a deleted account.
+ */
+export const ROLES = [
+  'anonymous',
+  'player',
+  'opponent',
+  'outsider',
+  'suspended',
+  'admin',
+  'deleted',
+] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface Actor {
@@ -155,20 +168,32 @@ export class World {
   ) {}
 
   static async create(t: TestApp, shared: { admin: Actor; deleted: Actor }): Promise<World> {
-    const [player, opponent, outsider, adminSession] = await Promise.all([
+    const [player, opponent, outsider, suspended, adminSession] = await Promise.all([
       createActor(t, 'matrix_p', 1_000_000n),
       createActor(t, 'matrix_o', 1_000_000n),
       createActor(t, 'matrix_n', 1_000_000n),
+      createActor(t, 'matrix_s', 1_000_000n),
       // A session of its own: a logout or login in one world must not sign the admin out of
       // the next.
       createSession(t.database.db, shared.admin.id, SESSION_POLICY, new Date()),
     ]);
+    const admin = { ...shared.admin, token: adminSession.token };
+    expectStatus(
+      await send(t, admin, {
+        method: 'POST',
+        url: `/api/admin/users/${suspended.id}/suspend`,
+        payload: { reason: 'Matrix suspension' },
+      }),
+      200,
+      'suspend the suspended actor',
+    );
     return new World(t, {
       anonymous: undefined,
       player,
       opponent,
       outsider,
-      admin: { ...shared.admin, token: adminSession.token },
+      suspended,
+      admin,
       deleted: shared.deleted,
     });
   }
