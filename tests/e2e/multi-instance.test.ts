@@ -271,7 +271,13 @@ describe.skipIf(unreachable !== null)('two instances on one PostgreSQL', () => {
       }
       expect(
         await aliceOnB.next((m) => m.type === 'BALANCE_UPDATE' && m.newBalance === 50),
-      ).toEqual({ type: 'BALANCE_UPDATE', userId: alice.id, newBalance: 50 });
+      ).toEqual({
+        type: 'BALANCE_UPDATE',
+        userId: alice.id,
+        newBalance: 50,
+        available: 50,
+        underReview: 0,
+      });
 
       // A challenge created on A reaches Bob's socket on B.
       const created = await alice.request('POST', '/api/challenges', {
