@@ -326,8 +326,9 @@ describe.skipIf(unreachable !== null)('two instances on one PostgreSQL', () => {
       bobVoice.emit('signal', { userId: bob.id, signal: answer });
       expect(await atAlice).toEqual({ userId: bob.id, signal: answer });
 
-      // Alice reports the result on A: the settlement mails both players. Fifty more mails wait
-      // in the outbox, so the two workers (one per instance) compete for more than one batch.
+      // Alice reports the result on A: the settlement mails both players (Bob's acceptance has
+      // mailed Alice already). Fifty more mails wait in the outbox, so the two workers (one per
+      // instance) compete for more than one batch.
       const submitted = await alice.request('POST', `/api/challenges/${challengeId}/submit`, {
         creatorScore: 3,
         acceptorScore: 1,
@@ -339,7 +340,7 @@ describe.skipIf(unreachable !== null)('two instances on one PostgreSQL', () => {
        select 'multi-instance:' || g, 'player' || g || '@example.com', 'Hello', 'Body'
        from generate_series(1, 50) g`,
       );
-      const expected = 52;
+      const expected = 53;
       const rows = await waitFor(
         async () =>
           (
@@ -364,6 +365,7 @@ describe.skipIf(unreachable !== null)('two instances on one PostgreSQL', () => {
           `<challenge-result:${challengeId}:${bob.id}@skillstake>`,
         ].sort(),
       );
+      expect(arrived.get(`<notification:challenge-accepted:${challengeId}@skillstake>`)).toBe(1);
 
       // Each instance keeps pages of open challenges and checked sessions in memory: a new
       // challenge on A is on the page B serves, and a logout on A ends the session on B, at once
