@@ -19,8 +19,7 @@ import {
 } from '../ledger/accounts.ts';
 import type { Entry, TransferResult } from '../ledger/ledger.ts';
 import { enqueueMail, type Mail } from '../mail/outbox.ts';
-import { publishStored } from '../notifications/notify.ts';
-import { notifications } from '../../db/schema/notifications.ts';
+import { notify } from '../notifications/notify.ts';
 import { findUnreversedSettlement, lockUser, type PostedTransfer } from './repository.ts';
 
 export interface Resolution {
@@ -270,28 +269,17 @@ export async function resolveDispute(
           : winnerId === playerId
             ? `you win, and ${formatCents(winnerCreditCents)} is in your available balance`
             : 'your opponent wins';
-      // The mail above already says it by mail.
-      await uow.tx
-        .insert(notifications)
-        .values({
-          userId: playerId,
-          kind: 'dispute_decided',
-          challengeId: challenge.id,
-          title: `Challenge #${challenge.id}: the dispute was decided`,
-          body: `An admin decided the dispute on challenge #${challenge.id}: ${outcome}.`,
-          dedupeKey: `dispute-decided:${challenge.id}:${decisionKey}:${playerId}`,
-        })
-        .onConflictDoNothing();
+      await notify(uow, ctx.bus, {
+        userId: playerId,
+        kind: 'dispute_decided',
+        challengeId: challenge.id,
+        title: `Challenge #${challenge.id}: the dispute was decided`,
+        body: `An admin decided the dispute on challenge #${challenge.id}: ${outcome}.`,
+        dedupeKey: `dispute-decided:${challenge.id}:${decisionKey}:${playerId}`,
+        // The resolution mail above says it by mail.
+        mail: false,
+      });
     }
-    uow.afterCommit(() =>
-      publishStored(
-        ctx.db,
-        ctx.bus,
-        [creatorId, acceptorId].map(
-          (playerId) => `dispute-decided:${challenge.id}:${decisionKey}:${playerId}`,
-        ),
-      ),
-    );
     uow.afterCommit(() =>
       ctx.bus.publish({
         type: 'challenge',

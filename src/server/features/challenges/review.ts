@@ -3,7 +3,7 @@ import { CHALLENGE_MESSAGES } from '#shared/contracts/challenges.ts';
 import { formatCents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { challenges, type Challenge, type ReleaseCause } from '../../db/schema/challenges.ts';
-import { inTransaction, retryingConflicts, type UnitOfWork } from '../../db/transaction.ts';
+import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { formatUtc } from '../../lib/format-time.ts';
 import { lockUser } from '../admin/repository.ts';
@@ -44,6 +44,24 @@ export function requireParticipant(challenge: Challenge, userId: number): void {
   if (userId !== challenge.creatorId && userId !== challenge.acceptorId) {
     throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
   }
+}
+
+/**
+ * A player's action on their match (confirm, dispute, no-show): the challenge locked for the
+ * transaction, 404 when there is none, 403 for anyone but its two players.
+ */
+export function onPlayersChallenge<T>(
+  ctx: AppContext,
+  challengeId: number,
+  userId: number,
+  work: (uow: UnitOfWork, challenge: Challenge) => Promise<T>,
+): Promise<T> {
+  return inTransaction(ctx.db, async (uow) => {
+    const challenge = await lockChallenge(uow.tx, challengeId);
+    if (!challenge) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+    requireParticipant(challenge, userId);
+    return work(uow, challenge);
+  });
 }
 
 type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>;
@@ -143,20 +161,15 @@ export async function confirmResult(
   challengeId: number,
   userId: number,
 ): Promise<void> {
-  await retryingConflicts(() =>
-    inTransaction(ctx.db, async (uow) => {
-      const challenge = await lockChallenge(uow.tx, challengeId);
-      if (!challenge) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
-      requireParticipant(challenge, userId);
-      if (challenge.status === 'disputed')
-        throw new AppError('CONFLICT', CHALLENGE_MESSAGES.confirmDisputed);
-      if (challenge.status !== 'completed' || challenge.reviewEndsAt === null)
-        throw new AppError('CONFLICT', CHALLENGE_MESSAGES.nothingToConfirm);
-      if (challenge.submittedBy === userId)
-        throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.confirmOwnReport);
-      await releaseLocked(ctx, uow, challenge, 'confirmed');
-    }),
-  );
+  await onPlayersChallenge(ctx, challengeId, userId, async (uow, challenge) => {
+    if (challenge.status === 'disputed')
+      throw new AppError('CONFLICT', CHALLENGE_MESSAGES.confirmDisputed);
+    if (challenge.status !== 'completed' || challenge.reviewEndsAt === null)
+      throw new AppError('CONFLICT', CHALLENGE_MESSAGES.nothingToConfirm);
+    if (challenge.submittedBy === userId)
+      throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.confirmOwnReport);
+    await releaseLocked(ctx, uow, challenge, 'confirmed');
+  });
 }
 
 /** Challenges claimed by one worker pass at most; a full batch means more may be due. */
@@ -168,69 +181,62 @@ export const REVIEW_BATCH = 25;
  * one was due.
  */
 async function releaseOneDue(ctx: AppContext, now: Date): Promise<boolean> {
-  return retryingConflicts(() =>
-    inTransaction(ctx.db, async (uow) => {
-      const [due] = await uow.tx
-        .select()
-        .from(challenges)
-        .where(
-          and(
-            eq(challenges.status, 'completed'),
-            isNull(challenges.releasedAt),
-            isNotNull(challenges.reviewEndsAt),
-            lte(challenges.reviewEndsAt, now),
-          ),
-        )
-        .orderBy(asc(challenges.reviewEndsAt))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!due) return false;
-      await releaseLocked(ctx, uow, due, 'review_ended');
-      return true;
-    }),
-  );
+  return inTransaction(ctx.db, async (uow) => {
+    const [due] = await uow.tx
+      .select()
+      .from(challenges)
+      .where(
+        and(
+          eq(challenges.status, 'completed'),
+          isNull(challenges.releasedAt),
+          isNotNull(challenges.reviewEndsAt),
+          lte(challenges.reviewEndsAt, now),
+        ),
+      )
+      .orderBy(asc(challenges.reviewEndsAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!due) return false;
+    await releaseLocked(ctx, uow, due, 'review_ended');
+    return true;
+  });
 }
 
 /** Tells the opponent once that one hour of their review is left. */
 async function remindOneEnding(ctx: AppContext, now: Date): Promise<boolean> {
-  return retryingConflicts(() =>
-    inTransaction(ctx.db, async (uow) => {
-      const [due] = await uow.tx
-        .select()
-        .from(challenges)
-        .where(
-          and(
-            eq(challenges.status, 'completed'),
-            isNull(challenges.releasedAt),
-            isNull(challenges.reviewRemindedAt),
-            isNotNull(challenges.reviewEndsAt),
-            lte(challenges.reviewEndsAt, new Date(now.getTime() + HOUR_MS)),
-          ),
-        )
-        .orderBy(asc(challenges.reviewEndsAt))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!due) return false;
-      await uow.tx
-        .update(challenges)
-        .set({ reviewRemindedAt: now })
-        .where(eq(challenges.id, due.id));
-      const opponent = due.submittedBy === null ? null : opponentOf(due, due.submittedBy);
-      if (opponent !== null && due.reviewEndsAt && due.reviewEndsAt > now) {
-        await notify(uow, ctx.bus, {
-          userId: opponent,
-          kind: 'review_ending',
-          challengeId: due.id,
-          title: `Challenge #${due.id}: one hour left to dispute`,
-          body:
-            `The result reported on challenge #${due.id} (${due.game}) stands at ` +
-            `${formatUtc(due.reviewEndsAt)} unless you confirm or dispute it before then.`,
-          dedupeKey: `review-ending:${due.id}`,
-        });
-      }
-      return true;
-    }),
-  );
+  return inTransaction(ctx.db, async (uow) => {
+    const [due] = await uow.tx
+      .select()
+      .from(challenges)
+      .where(
+        and(
+          eq(challenges.status, 'completed'),
+          isNull(challenges.releasedAt),
+          isNull(challenges.reviewRemindedAt),
+          isNotNull(challenges.reviewEndsAt),
+          lte(challenges.reviewEndsAt, new Date(now.getTime() + HOUR_MS)),
+        ),
+      )
+      .orderBy(asc(challenges.reviewEndsAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!due) return false;
+    await uow.tx.update(challenges).set({ reviewRemindedAt: now }).where(eq(challenges.id, due.id));
+    const opponent = due.submittedBy === null ? null : opponentOf(due, due.submittedBy);
+    if (opponent !== null && due.reviewEndsAt && due.reviewEndsAt > now) {
+      await notify(uow, ctx.bus, {
+        userId: opponent,
+        kind: 'review_ending',
+        challengeId: due.id,
+        title: `Challenge #${due.id}: one hour left to dispute`,
+        body:
+          `The result reported on challenge #${due.id} (${due.game}) stands at ` +
+          `${formatUtc(due.reviewEndsAt)} unless you confirm or dispute it before then.`,
+        dedupeKey: `review-ending:${due.id}`,
+      });
+    }
+    return true;
+  });
 }
 
 /**
@@ -239,34 +245,32 @@ async function remindOneEnding(ctx: AppContext, now: Date): Promise<boolean> {
  */
 async function expireOneMatch(ctx: AppContext, now: Date): Promise<boolean> {
   const acceptedBefore = new Date(now.getTime() - ctx.env.MATCH_TIME_LIMIT_HOURS * HOUR_MS);
-  return retryingConflicts(() =>
-    inTransaction(ctx.db, async (uow) => {
-      const [due] = await uow.tx
-        .select()
-        .from(challenges)
-        .where(and(eq(challenges.status, 'accepted'), lte(challenges.acceptedAt, acceptedBefore)))
-        .orderBy(asc(challenges.acceptedAt))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!due) return false;
-      await refundBothLocked(ctx, uow, due, 'expired');
-      for (const playerId of [due.creatorId, due.acceptorId]) {
-        if (playerId === null) continue;
-        await notify(uow, ctx.bus, {
-          userId: playerId,
-          kind: 'match_expired',
-          challengeId: due.id,
-          title: `Challenge #${due.id} expired: your stake is back`,
-          body:
-            `No result was reported on challenge #${due.id} (${due.game}) within ` +
-            `${ctx.env.MATCH_TIME_LIMIT_HOURS} hours of acceptance, so both stakes of ` +
-            `${formatCents(due.amountCents)} were refunded.`,
-          dedupeKey: `match-expired:${due.id}:${playerId}`,
-        });
-      }
-      return true;
-    }),
-  );
+  return inTransaction(ctx.db, async (uow) => {
+    const [due] = await uow.tx
+      .select()
+      .from(challenges)
+      .where(and(eq(challenges.status, 'accepted'), lte(challenges.acceptedAt, acceptedBefore)))
+      .orderBy(asc(challenges.acceptedAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!due) return false;
+    await refundBothLocked(ctx, uow, due, 'expired');
+    for (const playerId of [due.creatorId, due.acceptorId]) {
+      if (playerId === null) continue;
+      await notify(uow, ctx.bus, {
+        userId: playerId,
+        kind: 'match_expired',
+        challengeId: due.id,
+        title: `Challenge #${due.id} expired: your stake is back`,
+        body:
+          `No result was reported on challenge #${due.id} (${due.game}) within ` +
+          `${ctx.env.MATCH_TIME_LIMIT_HOURS} hours of acceptance, so both stakes of ` +
+          `${formatCents(due.amountCents)} were refunded.`,
+        dedupeKey: `match-expired:${due.id}:${playerId}`,
+      });
+    }
+    return true;
+  });
 }
 
 /**

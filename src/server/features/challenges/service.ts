@@ -22,6 +22,7 @@ import {
   announceChallenge,
   challengeEvent,
   isUnderReview,
+  onPlayersChallenge,
   opponentOf,
   refundBothLocked,
   releaseLocked,
@@ -184,20 +185,18 @@ export async function cancelChallenge(
   challengeId: number,
   userId: number,
 ): Promise<void> {
-  await retryingConflicts(() =>
-    inTransaction(ctx.db, async (uow) => {
-      const challenge = await requireLocked(uow, challengeId);
-      if (challenge.status === 'accepted') {
-        await requestMutualCancel(ctx, uow, challenge, userId);
-        return;
-      }
-      if (challenge.creatorId !== userId)
-        throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.onlyCreatorCancels);
-      if (challenge.status !== 'open')
-        throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.cannotCancel);
-      await withdrawOpenLocked(ctx, uow, challenge, 'creator');
-    }),
-  );
+  await inTransaction(ctx.db, async (uow) => {
+    const challenge = await requireLocked(uow, challengeId);
+    if (challenge.status === 'accepted') {
+      await requestMutualCancel(ctx, uow, challenge, userId);
+      return;
+    }
+    if (challenge.creatorId !== userId)
+      throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.onlyCreatorCancels);
+    if (challenge.status !== 'open')
+      throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.cannotCancel);
+    await withdrawOpenLocked(ctx, uow, challenge, 'creator');
+  });
 }
 
 async function requestMutualCancel(
@@ -265,43 +264,39 @@ export async function claimNoShow(
   challengeId: number,
   userId: number,
 ): Promise<void> {
-  await retryingConflicts(() =>
-    inTransaction(ctx.db, async (uow) => {
-      const challenge = await requireLocked(uow, challengeId);
-      requireParticipant(challenge, userId);
-      if (challenge.status !== 'accepted' || challenge.acceptedAt === null)
-        throw new AppError('CHALLENGE_NOT_ACCEPTED', CHALLENGE_MESSAGES.noShowNotAccepted);
-      const now = ctx.clock();
-      const allowedAt = challenge.acceptedAt.getTime() + ctx.env.NO_SHOW_MINUTES * 60_000;
-      if (now.getTime() < allowedAt)
-        throw new AppError('CONFLICT', CHALLENGE_MESSAGES.noShowTooEarly);
-      await uow.tx
-        .update(challenges)
-        .set({
-          status: 'disputed',
-          disputeReason: CHALLENGE_MESSAGES.noShowReason,
-          noShowClaimedBy: userId,
-          submittedBy: userId,
-          completedAt: now,
-          updatedAt: now,
-        })
-        .where(eq(challenges.id, challenge.id));
-      const opponent = opponentOf(challenge, userId);
-      if (opponent !== null) {
-        await notify(uow, ctx.bus, {
-          userId: opponent,
-          kind: 'no_show_claimed',
-          challengeId: challenge.id,
-          title: `Challenge #${challenge.id}: your opponent reported a no-show`,
-          body:
-            `Your opponent says you did not show up for challenge #${challenge.id} ` +
-            `(${challenge.game}). An admin will decide; add your evidence on the challenge page.`,
-          dedupeKey: `no-show:${challenge.id}`,
-        });
-      }
-      announceChallenge(ctx, uow, { ...challenge, status: 'disputed' });
-    }),
-  );
+  await onPlayersChallenge(ctx, challengeId, userId, async (uow, challenge) => {
+    if (challenge.status !== 'accepted' || challenge.acceptedAt === null)
+      throw new AppError('CHALLENGE_NOT_ACCEPTED', CHALLENGE_MESSAGES.noShowNotAccepted);
+    const now = ctx.clock();
+    const allowedAt = challenge.acceptedAt.getTime() + ctx.env.NO_SHOW_MINUTES * 60_000;
+    if (now.getTime() < allowedAt)
+      throw new AppError('CONFLICT', CHALLENGE_MESSAGES.noShowTooEarly);
+    await uow.tx
+      .update(challenges)
+      .set({
+        status: 'disputed',
+        disputeReason: CHALLENGE_MESSAGES.noShowReason,
+        noShowClaimedBy: userId,
+        submittedBy: userId,
+        completedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(challenges.id, challenge.id));
+    const opponent = opponentOf(challenge, userId);
+    if (opponent !== null) {
+      await notify(uow, ctx.bus, {
+        userId: opponent,
+        kind: 'no_show_claimed',
+        challengeId: challenge.id,
+        title: `Challenge #${challenge.id}: your opponent reported a no-show`,
+        body:
+          `Your opponent says you did not show up for challenge #${challenge.id} ` +
+          `(${challenge.game}). An admin will decide; add your evidence on the challenge page.`,
+        dedupeKey: `no-show:${challenge.id}`,
+      });
+    }
+    announceChallenge(ctx, uow, { ...challenge, status: 'disputed' });
+  });
 }
 
 function resultMails(
@@ -396,7 +391,7 @@ export async function submitScores(
               },
             ]
           : [];
-      const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(
+      const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
         ctx.db,
         'settlement',
         recordResultCall(
@@ -426,7 +421,10 @@ export async function submitScores(
         ctx.bus,
         news.map((item) => item.dedupeKey),
       );
-      const winnerBalanceCents = totalCents(await getUserBalances(ctx.db, winnerId));
+      // A completed result moved the winner's held credit, so the ledger read their balances.
+      const winnerBalanceCents = totalCents(
+        transfer?.userBalances.get(winnerId) ?? (await getUserBalances(ctx.db, winnerId)),
+      );
       await announceCommitted(ctx, { ...challenge, status });
       return {
         status,
@@ -450,48 +448,46 @@ async function answerReport(
   submitterId: number,
   submission: ScoreSubmission,
 ): Promise<SubmissionResult> {
-  return retryingConflicts(() =>
-    inTransaction(ctx.db, async (uow) => {
-      const challenge = await requireLocked(uow, challengeId);
-      if (!isUnderReview(challenge) || challenge.acceptorId === null) {
-        throw new AppError('CHALLENGE_NOT_ACCEPTED', CHALLENGE_MESSAGES.alreadySubmitted);
-      }
-      const { prizeCents, feeCents } = settle(challenge.amountCents);
-      const claimed = winnerOf(submission, {
-        creatorId: challenge.creatorId,
-        acceptorId: challenge.acceptorId,
-      });
-      if (claimed === challenge.winnerId && submission.disputeReason === undefined) {
-        await releaseLocked(ctx, uow, challenge, 'agreed');
-        const balance = await getUserBalances(uow.tx, claimed);
-        return {
-          status: 'completed' as const,
-          winnerId: claimed,
-          prizeCents,
-          feeCents,
-          winnerBalanceCents: totalCents(balance),
-          reviewEndsAt: null,
-        };
-      }
-      await disputeLocked(
-        ctx,
-        uow,
-        challenge,
-        submitterId,
-        submission.disputeReason ??
-          `The other player reported ${submission.creatorScore}–${submission.acceptorScore}`,
-      );
+  return inTransaction(ctx.db, async (uow) => {
+    const challenge = await requireLocked(uow, challengeId);
+    if (!isUnderReview(challenge) || challenge.acceptorId === null) {
+      throw new AppError('CHALLENGE_NOT_ACCEPTED', CHALLENGE_MESSAGES.alreadySubmitted);
+    }
+    const { prizeCents, feeCents } = settle(challenge.amountCents);
+    const claimed = winnerOf(submission, {
+      creatorId: challenge.creatorId,
+      acceptorId: challenge.acceptorId,
+    });
+    if (claimed === challenge.winnerId && submission.disputeReason === undefined) {
+      await releaseLocked(ctx, uow, challenge, 'agreed');
       const balance = await getUserBalances(uow.tx, claimed);
       return {
-        status: 'disputed' as const,
+        status: 'completed' as const,
         winnerId: claimed,
         prizeCents,
         feeCents,
         winnerBalanceCents: totalCents(balance),
         reviewEndsAt: null,
       };
-    }),
-  );
+    }
+    await disputeLocked(
+      ctx,
+      uow,
+      challenge,
+      submitterId,
+      submission.disputeReason ??
+        `The other player reported ${submission.creatorScore}–${submission.acceptorScore}`,
+    );
+    const balance = await getUserBalances(uow.tx, claimed);
+    return {
+      status: 'disputed' as const,
+      winnerId: claimed,
+      prizeCents,
+      feeCents,
+      winnerBalanceCents: totalCents(balance),
+      reviewEndsAt: null,
+    };
+  });
 }
 
 /**
@@ -504,12 +500,8 @@ export async function disputeResult(
   userId: number,
   reason: string,
 ): Promise<void> {
-  await retryingConflicts(() =>
-    inTransaction(ctx.db, async (uow) => {
-      const challenge = await requireLocked(uow, challengeId);
-      requireParticipant(challenge, userId);
-      await disputeLocked(ctx, uow, challenge, userId, reason);
-    }),
+  await onPlayersChallenge(ctx, challengeId, userId, (uow, challenge) =>
+    disputeLocked(ctx, uow, challenge, userId, reason),
   );
 }
 

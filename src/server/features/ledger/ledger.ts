@@ -5,7 +5,7 @@ import { brokenCheck, sqlState, type UnitOfWork } from '../../db/transaction.ts'
 import { AppError } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
 import { describeAccount } from './accounts.ts';
-import { getUsersBalances, totalCents } from './balances.ts';
+import { getUsersBalances, totalCents, type UserBalances } from './balances.ts';
 
 /** `debit` takes money out of the account, `credit` puts it in. Amounts are positive cents. */
 export interface Entry {
@@ -30,6 +30,11 @@ export interface TransferResult {
   replayed: boolean;
   /** Balance after the transfer of each account it touched (empty on a replay). */
   balancesAfter: Map<string, bigint>;
+  /**
+   * Each player whose wallet or held credit it moved, with their money as the API shows it
+   * after the transfer (empty on a replay): read once, for their sockets and for the caller.
+   */
+  userBalances: Map<number, UserBalances>;
 }
 
 export const INSUFFICIENT_BALANCE_MESSAGE = 'Insufficient balance';
@@ -170,7 +175,7 @@ async function runPosting<T>(db: Executor, statement: SQL): Promise<T[]> {
 /** The transfer in a posting statement's rows, and the players whose money it moved. */
 function postedResult(
   rows: PostedColumns[],
-): (TransferResult & { touchedUsers: Set<number> }) | null {
+): (Omit<TransferResult, 'userBalances'> & { touchedUsers: Set<number> }) | null {
   const balancesAfter = new Map<string, bigint>();
   // Wallets and review accounts carry their player's id; escrows, holds and the house none.
   const touchedUsers = new Set<number>();
@@ -197,20 +202,14 @@ export function createLedger(bus: EventBus): Ledger {
    * wallet's new balance is in the transfer's rows, but `balance` also counts every credit the
    * player has under review, so the balances are read once, by the executor that posted.
    */
-  const balanceEvents = async (db: Executor, userIds: Set<number>) => {
-    const balances = await getUsersBalances(db, [...userIds]);
-    return [...balances].map(
-      ([userId, money]) =>
-        () =>
-          bus.publish({
-            type: 'balance',
-            userId,
-            balanceCents: totalCents(money).toString(),
-            availableCents: money.availableCents.toString(),
-            underReviewCents: money.underReviewCents.toString(),
-          }),
-    );
-  };
+  const balanceEvent = (userId: number, money: UserBalances) => () =>
+    bus.publish({
+      type: 'balance',
+      userId,
+      balanceCents: totalCents(money).toString(),
+      availableCents: money.availableCents.toString(),
+      underReviewCents: money.underReviewCents.toString(),
+    });
 
   return {
     async post(uow, input) {
@@ -222,19 +221,21 @@ export function createLedger(bus: EventBus): Ledger {
       const posted = postedResult(rows);
       if (!posted) throw new Error(`ledger_post answered nothing for ${input.idempotencyKey}`);
       const { touchedUsers, ...result } = posted;
-      for (const publish of await balanceEvents(uow.tx, touchedUsers)) uow.afterCommit(publish);
-      return result;
+      const userBalances = await getUsersBalances(uow.tx, [...touchedUsers]);
+      for (const [userId, money] of userBalances) uow.afterCommit(balanceEvent(userId, money));
+      return { ...result, userBalances };
     },
 
     async postWith<T>(db: Executor, _kind: TransferKind, statement: SQL) {
       const rows = await runPosting<T & PostedColumns>(db, statement);
       const posted = postedResult(rows);
       if (!posted) return { outcome: rows[0], transfer: null };
-      const { touchedUsers, ...transfer } = posted;
+      const { touchedUsers, ...result } = posted;
+      const userBalances = await getUsersBalances(db, [...touchedUsers]);
       // Committed with the statement: the events can leave now. The answer waits until they
       // have left, which paces a player's next request behind them (decision 0010).
-      await Promise.all((await balanceEvents(db, touchedUsers)).map((publish) => publish()));
-      return { outcome: rows[0], transfer };
+      await Promise.all([...userBalances].map(([userId, money]) => balanceEvent(userId, money)()));
+      return { outcome: rows[0], transfer: { ...result, userBalances } };
     },
   };
 }
