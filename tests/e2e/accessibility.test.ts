@@ -10,6 +10,7 @@ import {
   signIn,
   startApp,
   type RunningApp,
+  PNG_1X1,
 } from './harness.ts';
 
 /** WCAG 2.0, 2.1 and 2.2 at levels A and AA: every rule of them that axe can check. */
@@ -327,12 +328,6 @@ async function findViolations(page: Page): Promise<Violation[]> {
     .analyze();
   return results.violations;
 }
-
-/** The smallest PNG, for the licence upload (the server checks a file's bytes, not its name). */
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 let app: RunningApp;
 let browser: Browser;

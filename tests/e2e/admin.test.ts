@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
@@ -7,6 +7,7 @@ import {
   signIn,
   startApp,
   type RunningApp,
+  expectTopBarBalance,
 } from './harness.ts';
 
 let app: RunningApp;
@@ -21,17 +22,11 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const topBarBalance = (page: Page) => page.getByTitle('$ Blue Coins').first();
-
-async function expectBalance(page: Page, text: string): Promise<void> {
-  await topBarBalance(page).getByText(text).waitFor({ timeout: 10_000 });
-}
-
 describe('the operator and a player in two browsers', () => {
   it('a balance change reaches the player live; a payout is requested, completed and shown', async () => {
     const player = await registerPlayer(browser, app.baseUrl, { width: 390, height: 844 });
     const admin = await signIn(browser, app.baseUrl, ADMIN);
-    await expectBalance(player.page, '$0.00');
+    await expectTopBarBalance(player.page, '$0.00');
 
     // USERS: the operator credits the player inline, with a reason for the audit log.
     await admin.page.goto('/admin');
@@ -46,7 +41,7 @@ describe('the operator and a player in two browsers', () => {
     await userRow.getByText('$40.00').waitFor();
 
     // The player's top bar follows over the account socket, without a reload.
-    await expectBalance(player.page, '$40.00');
+    await expectTopBarBalance(player.page, '$40.00');
     await player.page.getByText('Your new balance is $40.00').first().waitFor();
     expect(new URL(player.page.url()).pathname).toBe('/');
 
@@ -62,7 +57,7 @@ describe('the operator and a player in two browsers', () => {
     await player.page.getByText('PAYOUT REQUESTED').first().waitFor();
     const history = player.page.getByRole('list', { name: 'Payout history' });
     await history.getByText('PROCESSING', { exact: true }).waitFor();
-    await expectBalance(player.page, '$25.00');
+    await expectTopBarBalance(player.page, '$25.00');
 
     // PAYOUTS: the request waits in the operator's queue; the operator marks it sent.
     await admin.page.getByRole('tab', { name: 'PAYOUTS' }).click();
@@ -81,7 +76,7 @@ describe('the operator and a player in two browsers', () => {
     await player.page.reload();
     await history.getByText('COMPLETED', { exact: true }).waitFor();
     expect(await history.getByText('PROCESSING', { exact: true }).count()).toBe(0);
-    await expectBalance(player.page, '$25.00');
+    await expectTopBarBalance(player.page, '$25.00');
 
     // Both decisions are in the audit log, and the ledger still balances.
     await admin.page.getByRole('tab', { name: 'AUDIT LOG' }).click();

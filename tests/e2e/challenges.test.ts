@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   creditPlayer,
@@ -6,6 +6,8 @@ import {
   registerPlayer,
   startApp,
   type RunningApp,
+  expectTopBarBalance,
+  topBarBalance,
 } from './harness.ts';
 
 let app: RunningApp;
@@ -20,12 +22,6 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const topBarBalance = (page: Page) => page.getByTitle('$ Blue Coins').first();
-
-async function expectBalance(page: Page, text: string): Promise<void> {
-  await topBarBalance(page).getByText(text).waitFor({ timeout: 10_000 });
-}
-
 describe('a challenge between two players in two browsers', () => {
   it('one creates, the other sees it appear and accepts, one submits, both balances change live', async () => {
     const creator = await registerPlayer(browser, app.baseUrl);
@@ -33,8 +29,8 @@ describe('a challenge between two players in two browsers', () => {
     await creditPlayer(app.baseUrl, creator.username, '50');
     await creditPlayer(app.baseUrl, acceptor.username, '30');
     // Credits arrive on the account socket: no reload needed.
-    await expectBalance(creator.page, '$50.00');
-    await expectBalance(acceptor.page, '$30.00');
+    await expectTopBarBalance(creator.page, '$50.00');
+    await expectTopBarBalance(acceptor.page, '$30.00');
 
     // The acceptor watches the Available tab while the creator posts a challenge.
     await acceptor.page.getByText('NO AVAILABLE CHALLENGES').waitFor();
@@ -49,12 +45,12 @@ describe('a challenge between two players in two browsers', () => {
     await dialog.getByLabel('Gamer Tag').fill('Scorpion');
     await dialog.getByRole('button', { name: 'CREATE CHALLENGE' }).click();
     await creator.page.getByText('Your challenge is now live.').first().waitFor();
-    await expectBalance(creator.page, '$30.00');
+    await expectTopBarBalance(creator.page, '$30.00');
 
     await acceptor.page.getByText('Mortal Kombat 1').waitFor({ timeout: 10_000 });
     await acceptor.page.getByRole('button', { name: 'ACCEPT CHALLENGE' }).click();
     await acceptor.page.getByText('Get ready to compete!').first().waitFor();
-    await expectBalance(acceptor.page, '$10.00');
+    await expectTopBarBalance(acceptor.page, '$10.00');
 
     // The creator's Active tab fills without a reload; the creator reports a win.
     await creator.page.getByRole('tab', { name: /Active/ }).click();
@@ -71,7 +67,7 @@ describe('a challenge between two players in two browsers', () => {
     await modal.getByText('$40.00').waitFor();
     await modal.getByText('-$2.00').waitFor();
     await modal.getByText('$68.00').waitFor();
-    await expectBalance(creator.page, '$68.00');
+    await expectTopBarBalance(creator.page, '$68.00');
     // The loser's balance does not change; the acceptor's page learns of the result live.
     await acceptor.page.getByRole('tab', { name: /Completed/ }).click();
     await acceptor.page.getByText('WINNER').first().waitFor({ timeout: 10_000 });

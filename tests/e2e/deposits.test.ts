@@ -1,7 +1,14 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, registerPlayer, startApp, type RunningApp } from './harness.ts';
+import {
+  expectTopBarBalance,
+  launchBrowser,
+  registerPlayer,
+  startApp,
+  topBarBalance,
+  type RunningApp,
+} from './harness.ts';
 
 let app: RunningApp;
 let browser: Browser;
@@ -19,12 +26,6 @@ afterAll(async () => {
  * The balance chip in the top bar (the profile page shows the balance too, lower down). Found by
  * its tag: while the dialog is open the rest of the page is hidden from the accessibility tree.
  */
-const topBarBalance = (page: Page) => page.locator('header').getByTitle('$ Blue Coins');
-
-async function expectTopBarBalance(page: Page, text: string): Promise<void> {
-  await topBarBalance(page).getByText(text).waitFor({ timeout: 10_000 });
-}
-
 /** Marks the document, so a test can tell that a change arrived live rather than by a reload. */
 async function markDocument(page: Page): Promise<void> {
   await page.evaluate(() => document.documentElement.setAttribute('data-e2e-mark', 'kept'));

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
@@ -9,6 +9,9 @@ import {
   signIn,
   startApp,
   type RunningApp,
+  expectTopBarBalance,
+  PNG_1X1,
+  topBarBalance,
 } from './harness.ts';
 
 /**
@@ -29,18 +32,6 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const balanceChip = (page: Page) => page.getByTitle('$ Blue Coins').first();
-
-async function expectChip(page: Page, text: string): Promise<void> {
-  await expect.poll(() => balanceChip(page).innerText(), { timeout: 10_000 }).toContain(text);
-}
-
-/** The smallest PNG: the server recognises evidence by its bytes. */
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
 describe('a false report, undone', () => {
   it('the winnings wait, the honest player disputes with a picture, the admin awards them', async () => {
     const cheat = await registerPlayer(browser, app.baseUrl);
@@ -48,7 +39,7 @@ describe('a false report, undone', () => {
     const admin = await signIn(browser, app.baseUrl, ADMIN);
     await creditPlayer(app.baseUrl, cheat.username, '60');
     await creditPlayer(app.baseUrl, honest.username, '50');
-    await expectChip(cheat.page, '$60.00');
+    await expectTopBarBalance(cheat.page, '$60.00');
 
     const { id } = await callApi<{ id: number }>(cheat.context, 'POST', '/api/challenges', {
       game: 'EA FC 26',
@@ -71,8 +62,8 @@ describe('a false report, undone', () => {
     await modal.getByText('YOU WON').waitFor();
     await modal.getByText(/\$95\.00 held for review until/).waitFor();
     await modal.getByRole('button', { name: 'GOT IT' }).click();
-    await expectChip(cheat.page, '$105.00');
-    await expectChip(cheat.page, '$95.00 under review');
+    await expectTopBarBalance(cheat.page, '$105.00');
+    await expectTopBarBalance(cheat.page, '$95.00 under review');
 
     // …and tries to take the whole balance the same minute: only $10 is available.
     await cheat.page.goto('/payouts');
@@ -142,10 +133,10 @@ describe('a false report, undone', () => {
 
     // Both top bars change without a reload: the honest player has the winnings, the cheat's
     // held credit is gone.
-    await expectChip(honest.page, '$95.00');
-    await expectChip(cheat.page, '$10.00');
-    expect(await balanceChip(cheat.page).innerText()).not.toContain('under review');
-    expect(await balanceChip(honest.page).innerText()).not.toContain('under review');
+    await expectTopBarBalance(honest.page, '$95.00');
+    await expectTopBarBalance(cheat.page, '$10.00');
+    expect(await topBarBalance(cheat.page).innerText()).not.toContain('under review');
+    expect(await topBarBalance(honest.page).innerText()).not.toContain('under review');
 
     for (const context of [cheat.context, honest.context, admin.context]) await context.close();
   });

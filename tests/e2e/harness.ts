@@ -193,3 +193,17 @@ export async function creditPlayer(
   });
   if (!response.ok) throw new Error(`credit failed: ${response.status} ${await response.text()}`);
 }
+
+/** The top bar's balance chip: dollars, labelled Coins, titled '$ Blue Coins' (SPEC §1). */
+export const topBarBalance = (page: Page) => page.locator('header').getByTitle('$ Blue Coins');
+
+/** Waits until the top bar's balance shows `text` (a change arrives over the account socket). */
+export async function expectTopBarBalance(page: Page, text: string): Promise<void> {
+  await topBarBalance(page).getByText(text).waitFor({ timeout: 10_000 });
+}
+
+/** The smallest PNG, for uploads: the server checks a file's bytes, not its name. */
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
