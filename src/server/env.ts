@@ -156,6 +156,11 @@ const envSchema = z.object({
     .min(1, 'must be 1 to 720 hours')
     .max(720, 'must be 1 to 720 hours')
     .default(24),
+  /**
+   * Admins must sign in with a second factor (DESIGN §16): without it, every admin route answers
+   * 403 and the admin page shows the set-up. Turning it off is for closed test deployments only.
+   */
+  ADMIN_2FA_REQUIRED: booleanFlag.default(true),
   CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
   CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
 });

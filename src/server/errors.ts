@@ -27,6 +27,9 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   CHALLENGE_NOT_DISPUTED: 409,
   VERIFICATION_NOT_PENDING: 409,
   ACCOUNT_SUSPENDED: 403,
+  INVALID_TOKEN: 400,
+  INVALID_CODE: 401,
+  TWO_FACTOR_SETUP_REQUIRED: 403,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

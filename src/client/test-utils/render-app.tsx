@@ -26,6 +26,8 @@ export function makeUser(overrides: Partial<PublicUser> = {}): PublicUser {
     email: null,
     createdAt: '2025-03-14T12:00:00.000Z',
     suspension: null,
+    emailVerified: false,
+    twoFactorEnabled: false,
     ...overrides,
   };
 }

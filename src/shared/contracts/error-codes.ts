@@ -30,5 +30,11 @@ export const ERROR_CODES = [
   'VERIFICATION_NOT_PENDING',
   /** The player's account is suspended (DESIGN §10): the message gives the reason and the end. */
   'ACCOUNT_SUSPENDED',
+  /** A mailed link (password reset, e-mail verification) that is unknown, used or expired. */
+  'INVALID_TOKEN',
+  /** A two-factor code that is wrong, already used, or a sign-in step that ran out. */
+  'INVALID_CODE',
+  /** An admin route refused to an admin without two-factor sign-in (DESIGN §16). */
+  'TWO_FACTOR_SETUP_REQUIRED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -28,5 +28,9 @@ export const publicUserSchema = z.object({
   createdAt: z.string(),
   /** Set while an admin has suspended the account: no deposits, new challenges or acceptances. */
   suspension: suspensionSchema.nullable(),
+  /** Whether `email` was proven by a mailed link (DESIGN §16); only then does it get mail. */
+  emailVerified: z.boolean(),
+  /** Whether sign-in asks for an authenticator code after the password (DESIGN §16). */
+  twoFactorEnabled: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;

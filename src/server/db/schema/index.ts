@@ -1,3 +1,4 @@
+export * from './account-security.ts';
 export * from './audit-log.ts';
 export * from './challenges.ts';
 export * from './fair-play.ts';

@@ -1,19 +1,27 @@
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
-/** A signed-in browser. Only the SHA-256 of the cookie's token is kept (DESIGN §4). */
+/**
+ * A signed-in browser. Only the SHA-256 of the cookie's token is kept (DESIGN §4); `id` names the
+ * session in the devices list, where the hash must never appear.
+ */
 export const sessions = pgTable(
   'sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** What the devices list shows (DESIGN §16): the browser's User-Agent and client address. */
+    userAgent: text('user_agent'),
+    ipAddress: text('ip_address'),
   },
   (table) => [
+    uniqueIndex('sessions_id_key').on(table.id),
     index('sessions_user_id_idx').on(table.userId),
     index('sessions_expires_at_idx').on(table.expiresAt),
   ],

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AUTH_MESSAGES,
@@ -16,7 +15,8 @@ import { requireUser } from '../../plugins/access.ts';
 import { loadPublicUser, toPublicUser } from '../users/public-user.ts';
 import { findUserByUsername, insertUser } from '../users/repository.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
-import { createSession, hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
+import { hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
+import { isSecureRequest, startSession } from './sign-in.ts';
 
 function tooManyAttempts(check: RateCheck, what: string): AppError {
   const minutes = Math.ceil(check.retryAfterSeconds / 60);
@@ -30,26 +30,7 @@ function tooManyAttempts(check: RateCheck, what: string): AppError {
 export const authRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const { db, clock, sessionPolicy, rateLimits } = ctx;
-
-    function isSecure(request: FastifyRequest): boolean {
-      return ctx.publicOrigin?.startsWith('https:') === true || request.protocol === 'https';
-    }
-
-    async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number) {
-      // A sign-in always gets a fresh token; any token the browser had before is revoked, so a
-      // token planted before login (session fixation) is worthless afterwards.
-      const previous = request.cookies[SESSION_COOKIE];
-      if (previous) await revokeSession(db, ctx.bus, hashToken(previous));
-      const { token } = await createSession(db, userId, sessionPolicy, clock());
-      reply.setCookie(SESSION_COOKIE, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: isSecure(request),
-        maxAge: Math.floor(sessionPolicy.maxAgeMs / 1000),
-      });
-    }
+    const { db, clock, rateLimits } = ctx;
 
     const errors = {
       400: errorBodySchema,
@@ -105,7 +86,7 @@ export const authRoutes =
             fields: { username: AUTH_MESSAGES.usernameTaken },
           });
         }
-        await startSession(request, reply, user.id);
+        await startSession(ctx, request, reply, user);
         request.log.info({ userId: user.id }, 'user registered');
         return reply.code(201).send(toPublicUser(user, clock()));
       },
@@ -137,7 +118,7 @@ export const authRoutes =
           throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials);
         }
         await resetRateLimit(db, rateLimits.loginPerUsername, accountKey, now);
-        await startSession(request, reply, user.id);
+        await startSession(ctx, request, reply, user);
         return loadPublicUser(db, user, now);
       },
     );
@@ -155,7 +136,7 @@ export const authRoutes =
           path: '/',
           httpOnly: true,
           sameSite: 'lax',
-          secure: isSecure(request),
+          secure: isSecureRequest(ctx, request),
         });
         return reply.code(204).send(null);
       },

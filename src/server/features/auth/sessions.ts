@@ -27,6 +27,10 @@ export async function createSession(
   userId: number,
   policy: SessionPolicy,
   now: Date,
+  device: { userAgent: string | null; ipAddress: string | null } = {
+    userAgent: null,
+    ipAddress: null,
+  },
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + policy.maxAgeMs);
@@ -36,6 +40,9 @@ export async function createSession(
     createdAt: now,
     lastSeenAt: now,
     expiresAt,
+    // A User-Agent is the browser's to write: keep what a person could read, not a megabyte.
+    userAgent: device.userAgent?.slice(0, 512) ?? null,
+    ipAddress: device.ipAddress,
   });
   return { token, expiresAt };
 }

@@ -10,6 +10,11 @@ import {
 } from '../ledger/balances.ts';
 import { suspensionOf } from './suspension.ts';
 
+/** Whether the account's current address was proven by a mailed link: only then is it mailed. */
+export function hasVerifiedEmail(user: User): user is User & { email: string } {
+  return user.email !== null && user.emailVerifiedAt !== null;
+}
+
 /** The API's view of a user at `now` (SPEC §3): never the password hash. */
 export function toPublicUser(
   user: User,
@@ -29,6 +34,8 @@ export function toPublicUser(
     email: user.email,
     createdAt: user.createdAt.toISOString(),
     suspension: suspensionOf(user, now),
+    emailVerified: hasVerifiedEmail(user),
+    twoFactorEnabled: user.totpSecret !== null,
   };
 }
 
