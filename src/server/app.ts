@@ -16,6 +16,7 @@ import { createAppContext, type RateLimits } from './context.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
 import { toHttpError } from './errors.ts';
+import { accountSecurityRoutes } from './features/account/routes.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { auditRoutes } from './features/audit/routes.ts';
 import { pageUser } from './features/auth/page-user.ts';
@@ -24,6 +25,7 @@ import { SESSION_COOKIE } from './features/auth/sessions.ts';
 import { challengeRoutes } from './features/challenges/routes.ts';
 import { startFairPlayWorker } from './features/challenges/worker.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { startMailWorker, type MailTransport } from './features/mail/worker.ts';
 import { notificationRoutes } from './features/notifications/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { payoutRoutes } from './features/payouts/routes.ts';
@@ -39,6 +41,7 @@ import { buildClientPages } from './lib/client-pages.ts';
 import { projectRoot } from './lib/project-root.ts';
 import { compileProxyTrust } from './lib/trusted-proxy.ts';
 import { createLocalBus, type EventBus } from './lib/event-bus.ts';
+import type { PeriodicWorker } from './lib/periodic-worker.ts';
 import { accessControl, type Access } from './plugins/access.ts';
 import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { originGuard } from './plugins/origin-guard.ts';
@@ -85,6 +88,12 @@ export interface BuildAppOptions {
    * no worker runs (tests call its pass themselves). The server sets it.
    */
   fairPlayEveryMs?: number;
+  /**
+   * Where mail goes: with a transport, a worker delivers the outbox every `mailEveryMs` (10 s by
+   * default) and at once when mail a person waits for is queued. Without one, mail stays queued.
+   */
+  mailTransport?: MailTransport;
+  mailEveryMs?: number;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -120,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { env, database } = options;
   const bus = options.bus ?? createLocalBus();
   const metrics = createMetrics();
+  let mailWorker: PeriodicWorker | undefined;
   const ctx = createAppContext({
     env,
     database,
@@ -127,6 +137,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
     wrapLedger: (ledger) => metrics.instrumentLedger(ledger),
+    wakeMail: () => mailWorker?.wake(),
   });
 
   const app = Fastify({
@@ -190,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
+  await app.register(accountSecurityRoutes(ctx));
   await app.register(walletRoutes(ctx));
   await app.register(adminRoutes(ctx));
   await app.register(auditRoutes(ctx));
@@ -216,6 +228,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       stopFairPlay = startFairPlayWorker(ctx, app.log, everyMs);
     });
     app.addHook('onClose', async () => stopFairPlay?.());
+  }
+  const { mailTransport } = options;
+  if (mailTransport) {
+    app.addHook('onReady', async () => {
+      mailWorker = startMailWorker(ctx.db, mailTransport, app.log, options.mailEveryMs);
+    });
+    app.addHook('onClose', async () => mailWorker?.stop());
   }
   const voice = attachVoiceSignalling(app, ctx);
   voiceSockets = () => voice.of('/').sockets.size;

@@ -14,6 +14,12 @@ export interface RateLimits {
   paymentStatusPerUser: RateRule;
   payoutRequestPerUser: RateRule;
   reportPerUser: RateRule;
+  passwordChangePerUser: RateRule;
+  passwordResetPerAddress: RateRule;
+  passwordResetPerAccount: RateRule;
+  /** Redeeming mailed links (reset completion, e-mail verification): per address. */
+  linkPerAddress: RateRule;
+  verificationMailPerUser: RateRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -30,6 +36,14 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   payoutRequestPerUser: { name: 'payout:request', limit: 10, windowMs: 60 * 60_000 },
   // Reports go to a person too; someone with ten honest reports in an hour can wait for it.
   reportPerUser: { name: 'report:player', limit: 10, windowMs: 60 * 60_000 },
+  // Account security (DESIGN §16). A password change needs the current password: the same
+  // budget as logins. Reset links go to a person's mailbox: three an hour per account is enough
+  // to get one that arrives, and twenty per address lets a household or an office share one.
+  passwordChangePerUser: { name: 'password:change', limit: 10, windowMs: 15 * 60_000 },
+  passwordResetPerAddress: { name: 'password-reset:ip', limit: 20, windowMs: 60 * 60_000 },
+  passwordResetPerAccount: { name: 'password-reset:user', limit: 3, windowMs: 60 * 60_000 },
+  linkPerAddress: { name: 'link:ip', limit: 30, windowMs: 60 * 60_000 },
+  verificationMailPerUser: { name: 'verify-mail:user', limit: 5, windowMs: 60 * 60_000 },
 };
 
 /** What every feature's routes and services receive: built once in `buildApp`. */
@@ -46,6 +60,13 @@ export interface AppContext {
   rateLimits: RateLimits;
   /** The origin of PUBLIC_URL: allowed for unsafe requests, and https there means Secure cookies. */
   publicOrigin: string | undefined;
+  /**
+   * Where links in mail point: PUBLIC_URL, or this server on localhost when it is unset (never
+   * the request's Host header, which a stranger could set to their own site).
+   */
+  linkBase: string;
+  /** Delivers queued mail now, not at the worker's next tick: a person waits for a reset link. */
+  wakeMail(): void;
 }
 
 /**
@@ -59,6 +80,7 @@ export function createAppContext(options: {
   clock?: () => Date;
   rateLimits?: Partial<RateLimits>;
   wrapLedger?: (ledger: Ledger) => Ledger;
+  wakeMail?: () => void;
 }): AppContext {
   const { env, database, bus } = options;
   const ledger = createLedger(bus);
@@ -76,5 +98,7 @@ export function createAppContext(options: {
     sessionCache: new SessionCache(),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     publicOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
+    linkBase: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    wakeMail: options.wakeMail ?? (() => {}),
   };
 }

@@ -5,7 +5,7 @@ import { FAIR_PLAY_INTERVAL_MS } from './features/challenges/worker.ts';
 import { openDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
-import { smtpTransport, startMailWorker } from './features/mail/worker.ts';
+import { smtpTransport } from './features/mail/worker.ts';
 import { ensureAdmin } from './features/users/admin-bootstrap.ts';
 import { createLocalBus, createPostgresBus } from './lib/event-bus.ts';
 
@@ -62,12 +62,19 @@ async function main(): Promise<void> {
     logger: loggerOptions(env),
     reconcilePaymentsEveryMs: PAYMENT_RECONCILE_INTERVAL_MS,
     fairPlayEveryMs: FAIR_PLAY_INTERVAL_MS,
+    ...(env.SMTP_URL ? { mailTransport: smtpTransport(env.SMTP_URL, env.MAIL_FROM) } : {}),
   });
-
-  const stopMailWorker = env.SMTP_URL
-    ? startMailWorker(database.db, smtpTransport(env.SMTP_URL, env.MAIL_FROM), app.log)
-    : undefined;
-  if (!stopMailWorker) app.log.info('SMTP_URL is not set: mail stays in the outbox table, unsent');
+  if (!env.SMTP_URL) {
+    app.log.info(
+      'SMTP_URL is not set: mail (password resets and e-mail verification included) stays in the outbox table, unsent',
+    );
+  }
+  if (!env.PUBLIC_URL) {
+    app.log.info(
+      { linkBase: `http://localhost:${env.PORT}` },
+      'PUBLIC_URL is not set: links in mail point at this machine',
+    );
+  }
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
@@ -81,7 +88,6 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
-      await stopMailWorker?.();
       await bus.close();
       await database.close();
       process.exit(0);

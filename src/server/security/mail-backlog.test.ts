@@ -36,13 +36,13 @@ describe('the mail worker under a backlog', () => {
       },
     };
     const intervalMs = 2000;
-    const stop = startMailWorker(database.db, transport, quiet, intervalMs);
+    const worker = startMailWorker(database.db, transport, quiet, intervalMs);
     try {
       await expect.poll(() => sentAt.length, { timeout: 10_000, interval: 50 }).toBe(65);
       // One tick sent them all: four batches, back to back, well inside one interval.
       expect(Math.max(...sentAt) - Math.min(...sentAt)).toBeLessThan(intervalMs);
     } finally {
-      await stop();
+      await worker.stop();
     }
   });
 });

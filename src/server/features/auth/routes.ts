@@ -10,22 +10,15 @@ import { errorBodySchema } from '#shared/contracts/errors.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { hitRateLimit, resetRateLimit, type RateCheck } from '../../lib/rate-limiter.ts';
+import { hitRateLimit, resetRateLimit } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { queueVerificationMail } from '../account/verification.ts';
 import { loadPublicUser, toPublicUser } from '../users/public-user.ts';
 import { findUserByUsername, insertUser } from '../users/repository.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 import { hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
 import { isSecureRequest, startSession } from './sign-in.ts';
-
-function tooManyAttempts(check: RateCheck, what: string): AppError {
-  const minutes = Math.ceil(check.retryAfterSeconds / 60);
-  return new AppError(
-    'RATE_LIMITED',
-    `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    { retryAfter: check.retryAfterSeconds },
-  );
-}
+import { tooManyAttempts } from './throttle.ts';
 
 export const authRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -85,6 +78,10 @@ export const authRoutes =
           throw new AppError('USERNAME_TAKEN', AUTH_MESSAGES.usernameTaken, {
             fields: { username: AUTH_MESSAGES.usernameTaken },
           });
+        }
+        if (user.email) {
+          await queueVerificationMail(db, ctx.linkBase, user, user.email, clock());
+          ctx.wakeMail();
         }
         await startSession(ctx, request, reply, user);
         request.log.info({ userId: user.id }, 'user registered');

@@ -1,6 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema/users.ts';
+import { describeBrowser, recordDevice } from '../account/devices.ts';
+import { newSignInMail } from '../account/security-mail.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { hasVerifiedEmail } from '../users/public-user.ts';
 import { createSession, hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
 
 /** Whether cookies set for `request` must be `Secure`: PUBLIC_URL is https, or the request was. */
@@ -23,10 +27,20 @@ export async function startSession(
   // token planted before login (session fixation) is worthless afterwards.
   const previous = request.cookies[SESSION_COOKIE];
   if (previous) await revokeSession(ctx.db, ctx.bus, hashToken(previous));
-  const { token } = await createSession(ctx.db, user.id, ctx.sessionPolicy, ctx.clock(), {
-    userAgent: request.headers['user-agent'] ?? null,
-    ipAddress: request.ip,
-  });
+  const now = ctx.clock();
+  const device = { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip };
+  const { token } = await createSession(ctx.db, user.id, ctx.sessionPolicy, now, device);
+  if ((await recordDevice(ctx.db, user.id, device, now)) === 'new' && hasVerifiedEmail(user)) {
+    await enqueueMail(ctx.db, [
+      newSignInMail(
+        user,
+        { browser: describeBrowser(device.userAgent), address: device.ipAddress },
+        now,
+        `${ctx.linkBase}/profile`,
+      ),
+    ]);
+    ctx.wakeMail();
+  }
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,

@@ -16,7 +16,7 @@ export function startFairPlayWorker(
   log: FastifyBaseLogger,
   intervalMs: number,
 ): () => Promise<void> {
-  return startPeriodicWorker({
+  const { stop } = startPeriodicWorker({
     pass: async () => {
       const pass = await runFairPlayPass(ctx, REVIEW_BATCH);
       if (pass.released + pass.expired > 0)
@@ -27,4 +27,5 @@ export function startFairPlayWorker(
     intervalMs,
     onError: (error) => log.error({ err: error }, 'fair play worker failed'),
   });
+  return stop;
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Database } from '../../db/client.ts';
 import { outbox } from '../../db/schema/outbox.ts';
-import { startPeriodicWorker } from '../../lib/periodic-worker.ts';
+import { startPeriodicWorker, type PeriodicWorker } from '../../lib/periodic-worker.ts';
 
 export interface MailMessage {
   id: string;
@@ -106,13 +106,16 @@ export async function deliverDueMail(
   return sent;
 }
 
-/** Runs `deliverDueMail` on an interval until stopped (see `startPeriodicWorker`). */
+/**
+ * Runs `deliverDueMail` on an interval until stopped (see `startPeriodicWorker`). Mail a person
+ * is waiting for (a reset link) wakes it at once instead of waiting for the interval.
+ */
 export function startMailWorker(
   db: Database,
   transport: MailTransport,
   log: WorkerLogger,
   intervalMs = 10_000,
-): () => Promise<void> {
+): PeriodicWorker {
   return startPeriodicWorker({
     pass: () => deliverDueMail(db, transport, new Date(), log),
     batch: BATCH,

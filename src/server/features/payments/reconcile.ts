@@ -110,7 +110,7 @@ export function startPaymentReconciliation(
   deps: PaymentDeps,
   intervalMs: number,
 ): () => Promise<void> {
-  return startPeriodicWorker({
+  const { stop } = startPeriodicWorker({
     pass: async () => {
       const report = await reconcileDuePayments(deps);
       return report.checked + report.failed;
@@ -119,4 +119,5 @@ export function startPaymentReconciliation(
     intervalMs,
     onError: (error) => deps.log.error({ err: error }, 'payment reconciliation failed'),
   });
+  return stop;
 }

@@ -9,6 +9,7 @@ import {
   createTestApp,
   expectLedgerHealthy,
   GENEROUS_RATE_LIMITS,
+  markEmailVerified,
   signUp,
   type Agent,
   type TestApp,
@@ -41,6 +42,7 @@ const request = (overrides: Partial<Record<keyof PayoutRequestBody, unknown>> = 
 
 async function fundedPlayer(cents: bigint) {
   const player = await signUp(t.app, { email: 'payee@example.com' });
+  await markEmailVerified(t.database, player.user.id);
   await fund(t.database, player.user.id, cents);
   return player;
 }

@@ -126,11 +126,16 @@ export async function applyPayoutDecision(
 
 async function decisionMail(uow: UnitOfWork, payout: Payout, decision: PayoutDecision) {
   const [owner] = await uow.tx
-    .select({ username: users.username, email: users.email })
+    .select({
+      username: users.username,
+      email: users.email,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
     .from(users)
     .where(eq(users.id, payout.userId))
     .limit(1);
-  if (!owner?.email) return;
+  // Payout notices go only to an address the player has proven (DESIGN §16).
+  if (!owner?.email || !owner.emailVerifiedAt) return;
   const amount = formatCents(payout.amountCents);
   await enqueueMail(uow.tx, [
     {

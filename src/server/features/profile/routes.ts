@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicUserSchema } from '#shared/contracts/auth.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
@@ -13,7 +13,10 @@ import {
 } from '#shared/contracts/profile.ts';
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema/users.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { queueVerificationMail } from '../account/verification.ts';
 import { DOCUMENT_TYPES } from '../../lib/file-type.ts';
+import { hitRateLimit } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
@@ -43,12 +46,33 @@ export const profileRoutes =
       },
       async (request) => {
         const user = requireUser(request);
-        const [updated] = await ctx.db
-          .update(users)
-          .set({ email: request.body.email })
-          .where(eq(users.id, user.id))
-          .returning();
-        if (!updated) throw new Error(`signed-in user ${user.id} has no row`);
+        const { email } = request.body;
+        const now = ctx.clock();
+        // A new address must be proven again (DESIGN §16); the same address keeps its proof.
+        const { row: updated, mailed } = await inTransaction(ctx.db, async ({ tx }) => {
+          const [row] = await tx
+            .update(users)
+            .set({
+              email,
+              emailVerifiedAt: sql`case when ${users.email} = ${email} then ${users.emailVerifiedAt} end`,
+            })
+            .where(eq(users.id, user.id))
+            .returning();
+          if (!row) throw new Error(`signed-in user ${user.id} has no row`);
+          if (row.emailVerifiedAt) return { row, mailed: false };
+          // The SPEC's update always succeeds; past the limit it just mails no more links, so
+          // nobody can flood a stranger's mailbox by changing their own address back and forth.
+          const check = await hitRateLimit(
+            tx,
+            ctx.rateLimits.verificationMailPerUser,
+            String(user.id),
+            now,
+          );
+          if (check.exceeded) return { row, mailed: false };
+          await queueVerificationMail(tx, ctx.linkBase, row, email, now);
+          return { row, mailed: true };
+        });
+        if (mailed) ctx.wakeMail();
         await ctx.bus.publish({ type: 'user-changed', userId: user.id });
         return loadPublicUser(ctx.db, updated, ctx.clock());
       },
