@@ -46,7 +46,7 @@ beforeAll(async () => {
   database = await openTestDatabase();
   t = await createSettledTestApp({ database });
   admin = await createAdminActor(t);
-  world = await World.create(t, { admin, deleted: await createDeletedActor(t, admin) });
+  world = await World.create(t, { deleted: await createDeletedActor(t, admin) });
 });
 afterAll(async () => {
   await t?.close();
@@ -336,7 +336,7 @@ describe('links typed by users', () => {
   });
 
   it('stores an https link as typed, and nothing else', async () => {
-    const fresh = await World.create(t, { admin, deleted: world.actor('deleted') });
+    const fresh = await World.create(t, { deleted: world.actor('deleted') });
     const challengeId = await fresh.acceptedChallenge();
     const response = await fresh.send('player', {
       method: 'POST',

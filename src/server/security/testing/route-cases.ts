@@ -90,6 +90,52 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
   'POST /api/logout': [{ request: () => post('/api/logout'), expect: everyone(204) }],
+
+  // Account security (DESIGN §16)
+  'POST /api/user/password': [
+    {
+      request: () =>
+        post('/api/user/password', { currentPassword: PASSWORD, newPassword: 'a-new-password' }),
+      expect: signedIn(200),
+    },
+  ],
+  'POST /api/password-reset': [
+    {
+      request: (w) => post('/api/password-reset', { username: w.actor('player').username }),
+      expect: everyone(202),
+    },
+  ],
+  'POST /api/password-reset/complete': [
+    {
+      target: 'a token nobody was mailed',
+      request: () =>
+        post('/api/password-reset/complete', { token: 'x'.repeat(43), newPassword: 'abcdef' }),
+      expect: everyone(400),
+    },
+  ],
+  'POST /api/user/verify-email': [
+    {
+      target: 'a token nobody was mailed',
+      request: () => post('/api/user/verify-email', { token: 'x'.repeat(43) }),
+      expect: everyone(400),
+    },
+  ],
+  'POST /api/user/verify-email/resend': [
+    { request: () => post('/api/user/verify-email/resend'), expect: signedIn(202) },
+  ],
+  'GET /api/user/sessions': [{ request: () => get('/api/user/sessions'), expect: signedIn(200) }],
+  'DELETE /api/user/sessions/:id': [
+    {
+      request: async (w) => ({
+        method: 'DELETE',
+        url: `/api/user/sessions/${await w.sessionId('player')}`,
+      }),
+      expect: ownerOnly(204),
+    },
+  ],
+  'POST /api/user/sessions/revoke-others': [
+    { request: () => post('/api/user/sessions/revoke-others'), expect: signedIn(200) },
+  ],
   'GET /api/transactions': [{ request: () => get('/api/transactions'), expect: signedIn(200) }],
   'GET /api/profile/config': [{ request: () => get('/api/profile/config'), expect: signedIn(200) }],
   'POST /api/user/update-email': [

@@ -4,7 +4,8 @@ import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { queryRows } from '#server/db/client.ts';
 import { licenseVerifications } from '#server/db/schema/license-verifications.ts';
 import { hashPassword } from '#server/features/auth/password.ts';
-import { createSession } from '#server/features/auth/sessions.ts';
+import { sessions } from '#server/db/schema/sessions.ts';
+import { createSession, hashToken } from '#server/features/auth/sessions.ts';
 import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
 import { insertUser } from '#server/features/users/repository.ts';
 import { fund } from '#tests/helpers/money.ts';
@@ -89,7 +90,12 @@ export async function createSettledTestApp(
 }
 
 /** Inserts a user with a known password and opens a session for it, without the HTTP detour. */
-export async function createActor(t: TestApp, prefix: string, fundCents = 0n): Promise<Actor> {
+export async function createActor(
+  t: TestApp,
+  prefix: string,
+  fundCents = 0n,
+  options: { admin?: boolean } = {},
+): Promise<Actor> {
   passwordHash ??= hashPassword(PASSWORD);
   const username = uniqueUsername(prefix);
   const user = await insertUser(t.database.db, {
@@ -98,6 +104,7 @@ export async function createActor(t: TestApp, prefix: string, fundCents = 0n): P
     phoneNumber: '+1 555 010 3000',
     email: `${username}@example.com`,
     isOver18: true,
+    isAdmin: options.admin ?? false,
   });
   if (!user) throw new Error(`could not create ${username}`);
   const { token } = await createSession(t.database.db, user.id, SESSION_POLICY, new Date());
@@ -159,7 +166,7 @@ export function licenseUpload(): { payload: Buffer; headers: Record<string, stri
 
 /**
  * Three funded players — `player` owns everything, `opponent` plays against them, `outsider`
- * has nothing to do with either — plus the shared admin and deleted account.
+ * has nothing to do with either — an admin, and the shared deleted account.
  */
 export class World {
   private constructor(
@@ -167,17 +174,16 @@ export class World {
     readonly actors: Record<Role, Actor | undefined>,
   ) {}
 
-  static async create(t: TestApp, shared: { admin: Actor; deleted: Actor }): Promise<World> {
-    const [player, opponent, outsider, suspended, adminSession] = await Promise.all([
+  static async create(t: TestApp, shared: { deleted: Actor }): Promise<World> {
+    const [player, opponent, outsider, suspended, admin] = await Promise.all([
       createActor(t, 'matrix_p', 1_000_000n),
       createActor(t, 'matrix_o', 1_000_000n),
       createActor(t, 'matrix_n', 1_000_000n),
       createActor(t, 'matrix_s', 1_000_000n),
-      // A session of its own: a logout or login in one world must not sign the admin out of
-      // the next.
-      createSession(t.database.db, shared.admin.id, SESSION_POLICY, new Date()),
+      // An admin of its own: what one world's admin does to its own account (a logout, a new
+      // password, signing out every other device) must not shut the admin of the next out.
+      createActor(t, 'matrix_a', 100_000_000n, { admin: true }),
     ]);
-    const admin = { ...shared.admin, token: adminSession.token };
     expectStatus(
       await send(t, admin, {
         method: 'POST',
@@ -206,6 +212,16 @@ export class World {
 
   send(role: Role, options: InjectOptions): Promise<LightMyRequestResponse> {
     return send(this.t, this.actors[role], options);
+  }
+
+  /** The id the devices list gives the session of `role`'s cookie. */
+  async sessionId(role: Exclude<Role, 'anonymous'>): Promise<number> {
+    const [row] = await this.t.database.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.tokenHash, hashToken(this.actor(role).token)));
+    if (!row) throw new Error(`${role} has no session`);
+    return row.id;
   }
 
   private async newChallenge(): Promise<number> {
