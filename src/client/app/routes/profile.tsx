@@ -21,6 +21,7 @@ import { ContactInfoCard } from '#client/features/profile/components/contact-inf
 import { DevicesCard } from '#client/features/profile/components/devices-card.tsx';
 import { FreeSiteCard } from '#client/features/profile/components/free-site-card.tsx';
 import { IdVerificationCard } from '#client/features/profile/components/id-verification-card.tsx';
+import { PasswordCard } from '#client/features/profile/components/password-card.tsx';
 
 const CREATED: ChallengeListFilter = { role: 'created' };
 const ACCEPTED: ChallengeListFilter = { role: 'accepted' };
@@ -110,6 +111,7 @@ export function ProfilePage({ user }: { user: PublicUser }) {
             </CardContent>
           </Card>
           <ContactInfoCard user={user} />
+          <PasswordCard />
           <IdVerificationCard />
           <FreeSiteCard />
         </div>
