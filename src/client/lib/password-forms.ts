@@ -18,7 +18,7 @@ function confirmed<T extends { newPassword: string; confirmPassword: string }>(v
 export const resetPasswordFormSchema = z
   .object({ newPassword: passwordSchema, confirmPassword: confirmationSchema })
   .refine(confirmed, { message: PASSWORD_MISMATCH, path: ['confirmPassword'] });
-export type ResetPasswordForm = z.input<typeof resetPasswordFormSchema>;
+export type ResetPasswordValues = z.input<typeof resetPasswordFormSchema>;
 
 /** The profile's Change password form: the current password, then the new one twice. */
 export const changePasswordFormSchema = z
@@ -32,4 +32,4 @@ export const changePasswordFormSchema = z
     message: SECURITY_MESSAGES.samePassword,
     path: ['newPassword'],
   });
-export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;
+export type ChangePasswordValues = z.input<typeof changePasswordFormSchema>;

@@ -9,7 +9,7 @@ import { Input } from '#client/components/ui/input.tsx';
 import { OutcomeMessage } from '#client/components/ui/outcome-message.tsx';
 import { ApiError, serverText } from '#client/lib/api-client.ts';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
-import { resetPasswordFormSchema, type ResetPasswordForm } from '#client/lib/password-forms.ts';
+import { resetPasswordFormSchema, type ResetPasswordValues } from '#client/lib/password-forms.ts';
 import { toast } from '#client/lib/toast.ts';
 import { useCompletePasswordReset } from '../api/password-reset.ts';
 import { SECOND_STEP_NOTE, SECOND_STEP_STATE } from '../lib/second-step.ts';
@@ -31,7 +31,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<ResetPasswordForm>({
+  } = useForm<ResetPasswordValues>({
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { newPassword: '', confirmPassword: '' },
   });

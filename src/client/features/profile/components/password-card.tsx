@@ -14,11 +14,11 @@ import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { ApiError, serverText } from '#client/lib/api-client.ts';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
-import { changePasswordFormSchema, type ChangePasswordForm } from '#client/lib/password-forms.ts';
+import { changePasswordFormSchema, type ChangePasswordValues } from '#client/lib/password-forms.ts';
 import { toast } from '#client/lib/toast.ts';
 import { useChangePassword } from '../api/change-password.ts';
 
-const EMPTY: ChangePasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
+const EMPTY: ChangePasswordValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 /** Change password (DESIGN §16): the current one, then the new one twice. */
 export function PasswordCard() {
@@ -30,7 +30,7 @@ export function PasswordCard() {
     setError,
     reset,
     formState: { errors },
-  } = useForm<ChangePasswordForm>({
+  } = useForm<ChangePasswordValues>({
     resolver: zodResolver(changePasswordFormSchema),
     defaultValues: EMPTY,
   });
