@@ -5,6 +5,9 @@
  */
 export const PAGES = {
   auth: { pattern: /^\/auth$/, module: 'app/routes/auth.tsx' },
+  // The two pages of mailed links (DESIGN §16), open signed in or not.
+  resetPassword: { pattern: /^\/reset-password$/, module: 'app/routes/reset-password.tsx' },
+  verifyEmail: { pattern: /^\/verify-email$/, module: 'app/routes/verify-email.tsx' },
   home: { pattern: /^\/$/, module: 'app/routes/home.tsx' },
   profile: { pattern: /^\/profile$/, module: 'app/routes/profile.tsx' },
   challenge: { pattern: /^\/challenges\/[^/]+$/, module: 'app/routes/challenge-detail.tsx' },

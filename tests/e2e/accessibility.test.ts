@@ -132,6 +132,10 @@ async function cryptoPanel(page: Page, world: World) {
 const SCREENS: Screen[] = [
   { name: 'auth, Login tab', as: 'visitor', path: '/auth' },
   { name: 'auth, Register tab', as: 'visitor', path: '/auth', open: tab('Register') },
+  { name: 'reset password, ask for a link', as: 'visitor', path: '/reset-password' },
+  { name: 'reset password, new password', as: 'visitor', path: '/reset-password?token=a11y' },
+  { name: 'verify e-mail, signed out', as: 'visitor', path: '/verify-email?token=a11y' },
+  { name: 'verify e-mail, signed in', as: 'creator', path: '/verify-email?token=a11y' },
   { name: '404, signed out', as: 'visitor', path: '/no-such-page' },
   { name: '404, signed in', as: 'creator', path: '/no-such-page' },
   { name: 'home, Available tab', as: 'acceptor', path: '/' },

@@ -8,6 +8,12 @@ import { ProtectedRoute } from './protected-route.tsx';
 
 // Each screen is its own chunk, so the first load carries only the shell and the current page.
 const AuthPage = lazyPage(() => import('./routes/auth.tsx').then((m) => m.AuthPage));
+const ResetPasswordPage = lazyPage(() =>
+  import('./routes/reset-password.tsx').then((m) => m.ResetPasswordPage),
+);
+const VerifyEmailPage = lazyPage(() =>
+  import('./routes/verify-email.tsx').then((m) => m.VerifyEmailPage),
+);
 const HomePage = lazyPage(() => import('./routes/home.tsx').then((m) => m.HomePage));
 const ProfilePage = lazyPage(() => import('./routes/profile.tsx').then((m) => m.ProfilePage));
 const ChallengeDetailPage = lazyPage(() =>
@@ -22,6 +28,8 @@ const NotFoundPage = lazyPage(() => import('./routes/not-found.tsx').then((m) =>
 
 const PAGE_COMPONENTS: Record<PageName, LazyPage<never>> = {
   auth: AuthPage,
+  resetPassword: ResetPasswordPage,
+  verifyEmail: VerifyEmailPage,
   home: HomePage,
   profile: ProfilePage,
   challenge: ChallengeDetailPage,
@@ -46,6 +54,8 @@ export function AppRoutes() {
       <Suspense fallback={<PageSpinner />}>
         <Switch>
           <Route path="/auth" component={AuthPage} />
+          <Route path="/reset-password" component={ResetPasswordPage} />
+          <Route path="/verify-email" component={VerifyEmailPage} />
           <Route path="/">
             <ProtectedRoute>{(user) => <HomePage user={user} />}</ProtectedRoute>
           </Route>

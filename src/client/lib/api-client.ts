@@ -40,6 +40,15 @@ export class ApiError extends Error {
 }
 
 /**
+ * The server's own words without the "status: " prefix that ApiError's message carries (SPEC
+ * §7): for a panel or form that shows a player the sentence, not the HTTP status.
+ */
+export function serverText(error: ApiError): string {
+  const prefix = `${error.status}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+/**
  * The contract a success answer must meet: the schema itself, or a function that loads it. The
  * modules that the first pages load pass a loader, so that zod and the contracts (a quarter of the
  * entry chunk once, and most of its evaluation on a slow phone) are not among what those pages

@@ -114,6 +114,8 @@ describe('the index page of each screen', () => {
 describe('the screen of an address', () => {
   it.each([
     ['/auth', 'auth'],
+    ['/reset-password', 'resetPassword'],
+    ['/verify-email', 'verifyEmail'],
     ['/', 'home'],
     ['/profile', 'profile'],
     ['/challenges/12', 'challenge'],
@@ -121,6 +123,7 @@ describe('the screen of an address', () => {
     ['/admin', 'admin'],
     ['/sandbox/crypto/pay_1', 'cryptoCheckout'],
     ['/auth/', 'notFound'],
+    ['/reset-password/abc', 'notFound'],
     ['/challenges/', 'notFound'],
     ['/nope', 'notFound'],
   ])('%s is %s', (path, page) => {
@@ -158,6 +161,16 @@ describe('pages served by the app', () => {
     expect(sessionUserIn((await visitor.get('/auth')).body)).toBeNull();
     visitor.useCookie('not-a-session');
     expect(sessionUserIn((await visitor.get('/')).body)).toBeNull();
+  });
+
+  it('answer the addresses of mailed links with their screens, query and all', async () => {
+    const visitor = new Agent(t.app);
+    const reset = await visitor.get('/reset-password?token=abc');
+    expect(reset.statusCode).toBe(200);
+    expect(links(reset.body)).toEqual(['modulepreload /assets/app-routes-reset-password-tsx.js']);
+    expect(sessionUserIn(reset.body)).toBeNull();
+    const verify = await visitor.get('/verify-email?token=abc');
+    expect(links(verify.body)).toEqual(['modulepreload /assets/app-routes-verify-email-tsx.js']);
   });
 
   it('carry the app CSP and the page-only policies, which API answers beside them do not', async () => {

@@ -18,8 +18,10 @@ import { ChallengeGrid } from '#client/features/challenges/components/challenge-
 import { TransactionsCard } from '#client/features/wallet/components/transactions-card.tsx';
 import { DepositFundsDialog } from '#client/features/deposits/components/deposit-funds-dialog.tsx';
 import { ContactInfoCard } from '#client/features/profile/components/contact-info-card.tsx';
+import { DevicesCard } from '#client/features/profile/components/devices-card.tsx';
 import { FreeSiteCard } from '#client/features/profile/components/free-site-card.tsx';
 import { IdVerificationCard } from '#client/features/profile/components/id-verification-card.tsx';
+import { PasswordCard } from '#client/features/profile/components/password-card.tsx';
 
 const CREATED: ChallengeListFilter = { role: 'created' };
 const ACCEPTED: ChallengeListFilter = { role: 'accepted' };
@@ -109,12 +111,14 @@ export function ProfilePage({ user }: { user: PublicUser }) {
             </CardContent>
           </Card>
           <ContactInfoCard user={user} />
+          <PasswordCard />
           <IdVerificationCard />
           <FreeSiteCard />
         </div>
         <div className="space-y-6 lg:col-span-2">
           <MyChallengesCard viewerId={user.id} />
           <TransactionsCard />
+          <DevicesCard />
         </div>
       </div>
     </>

@@ -1,4 +1,5 @@
 import { useForm } from 'react-hook-form';
+import { Link } from 'wouter';
 import { LogIn } from 'lucide-react';
 import { Button } from '#client/components/ui/button.tsx';
 import { Field } from '#client/components/ui/field.tsx';
@@ -54,6 +55,14 @@ export function LoginForm() {
           />
         )}
       </Field>
+      <p className="-mt-2 text-right text-sm">
+        <Link
+          href="/reset-password"
+          className="inline-block rounded-sm py-0.5 text-accent underline underline-offset-4 hover:text-accent-strong"
+        >
+          Forgot password?
+        </Link>
+      </p>
       <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
         <LogIn aria-hidden="true" />
         {login.isPending ? 'LOGGING IN...' : 'LOGIN'}

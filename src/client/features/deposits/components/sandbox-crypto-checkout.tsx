@@ -18,13 +18,12 @@ import {
 } from '#client/components/ui/card.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { ApiError } from '#client/lib/api-client.ts';
+import { ApiError, serverText } from '#client/lib/api-client.ts';
 import { cn } from '#client/lib/cn.ts';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 import { useSandboxCryptoPayment } from '../api/get-sandbox-crypto-payment.ts';
 import { useSimulateSandboxCrypto } from '../api/simulate-sandbox-crypto.ts';
 import { formatCryptoAmount } from '../lib/crypto-deposit.ts';
-import { serverText } from '../lib/deposit-messages.ts';
 
 const SIMULATION_LABELS: Record<SandboxCryptoSimulation, string> = {
   finished: 'Simulate finished',

@@ -1,15 +1,10 @@
 import { PAYMENT_MESSAGES } from '#shared/contracts/payments.ts';
 import type { Cents } from '#shared/money.ts';
-import { ApiError } from '#client/lib/api-client.ts';
+import { ApiError, serverText } from '#client/lib/api-client.ts';
 import { confirmPayment } from '../api/confirm-payment.ts';
 import { confirmSandboxCard } from '../api/confirm-sandbox-card.ts';
 import { createPaymentIntent } from '../api/create-payment-intent.ts';
-import {
-  DEPOSIT_MESSAGES,
-  DEPOSIT_TITLES,
-  serverText,
-  type DepositProblem,
-} from './deposit-messages.ts';
+import { DEPOSIT_MESSAGES, DEPOSIT_TITLES, type DepositProblem } from './deposit-messages.ts';
 import { InvalidPaymentResponseError } from './payment-response.ts';
 
 /** What the card provider (Stripe.js, or the sandbox) says after it tried to take the money. */

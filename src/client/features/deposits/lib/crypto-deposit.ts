@@ -1,6 +1,6 @@
 import { PAYMENT_MESSAGES, rateLimitedMessage } from '#shared/contracts/payments.ts';
-import { ApiError } from '#client/lib/api-client.ts';
-import { DEPOSIT_MESSAGES, DEPOSIT_TITLES, serverText } from './deposit-messages.ts';
+import { ApiError, serverText } from '#client/lib/api-client.ts';
+import { DEPOSIT_MESSAGES, DEPOSIT_TITLES } from './deposit-messages.ts';
 import { CREATE_RETRY_AFTER_DEFAULT_S } from './deposit-timing.ts';
 import { InvalidPaymentResponseError } from './payment-response.ts';
 

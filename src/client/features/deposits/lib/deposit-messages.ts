@@ -1,5 +1,4 @@
 import { PAYMENT_MESSAGES } from '#shared/contracts/payments.ts';
-import type { ApiError } from '#client/lib/api-client.ts';
 import { formatDollars } from '#client/lib/format.ts';
 
 /** SPEC §8, Card and Crypto: the headings and texts the deposit dialog shows, as written. */
@@ -54,15 +53,6 @@ export function rateLimitedStatusText(secondsLeft: number): string {
 /** "$25.00 has been added to your account." */
 export function depositSuccessMessage(amountDollars: number): string {
   return `${formatDollars(amountDollars)} has been added to your account.`;
-}
-
-/**
- * The server's own words without the "status: " prefix that ApiError's message carries (SPEC
- * §7): the dialog shows a player the sentence, not the HTTP status.
- */
-export function serverText(error: ApiError): string {
-  const prefix = `${error.status}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
 /** A heading and a sentence, for the card error panel and the crypto panel's error state. */

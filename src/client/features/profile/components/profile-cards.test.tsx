@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import { SECURITY_MESSAGES } from '#shared/contracts/account-security.ts';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { PROFILE_MESSAGES, type VerificationStatus } from '#shared/contracts/profile.ts';
 import { useUser } from '#client/features/auth/api/get-user.ts';
@@ -36,24 +37,36 @@ const NO_VERIFICATION: VerificationStatus = {
 };
 
 interface ProfileServer {
-  user?: PublicUser;
+  user?: PublicUser | (() => PublicUser);
   onUpdateEmail?: FetchHandler;
+  onResend?: FetchHandler;
   verification?: () => VerificationStatus;
   freeSiteUrl?: string | null;
 }
 
+function currentUser(user: PublicUser | (() => PublicUser)): PublicUser {
+  return typeof user === 'function' ? user() : user;
+}
+
 function serve({
-  user = makeUser({ email: null }),
+  user: userOrNow = makeUser({ email: null }),
   onUpdateEmail = ({ body }) =>
-    jsonResponse(200, { ...user, email: (body as { email: string }).email.toLowerCase() }),
+    jsonResponse(200, {
+      ...currentUser(userOrNow),
+      email: (body as { email: string }).email.toLowerCase(),
+    }),
+  onResend = () => jsonResponse(202, { message: SECURITY_MESSAGES.verificationSent }),
   verification = () => NO_VERIFICATION,
   freeSiteUrl = null,
 }: ProfileServer = {}) {
   return stubFetch((request) => {
     const { path } = parseRequestUrl(request.url);
-    if (path === '/api/user') return jsonResponse(200, user);
+    if (path === '/api/user') return jsonResponse(200, currentUser(userOrNow));
     if (request.method === 'POST' && path === '/api/user/update-email') {
       return onUpdateEmail(request);
+    }
+    if (request.method === 'POST' && path === '/api/user/verify-email/resend') {
+      return onResend(request);
     }
     if (path === '/api/user/verification') return jsonResponse(200, verification());
     if (path === '/api/profile/config') return jsonResponse(200, { freeSiteUrl });
@@ -88,6 +101,69 @@ describe('contact info', () => {
     expect(card).toHaveTextContent('Usernameace_player');
     expect(card).toHaveTextContent('PhoneNot provided');
     expect(card).toHaveTextContent('EmailNot provided');
+  });
+});
+
+describe('e-mail verification', () => {
+  it('shows Verified beside a verified address, with nothing to resend', async () => {
+    serve({ user: makeUser({ email: 'ace@example.com', emailVerified: true }) });
+    renderInApp(<ContactCardOfSignedInUser />);
+
+    const card = await screen.findByRole('region', { name: 'Contact Info' });
+    expect(card).toHaveTextContent('Emailace@example.comVerified');
+    expect(within(card).queryByRole('button', { name: /RESEND/ })).not.toBeInTheDocument();
+  });
+
+  it('resends the link for an unverified address and toasts the server’s words', async () => {
+    const fetchMock = serve({ user: makeUser({ email: 'ace@example.com', emailVerified: false }) });
+    const user = userEvent.setup();
+    renderInApp(<ContactCardOfSignedInUser />);
+
+    const card = await screen.findByRole('region', { name: 'Contact Info' });
+    expect(card).toHaveTextContent('Emailace@example.comNot verified');
+    await user.click(within(card).getByRole('button', { name: 'RESEND verification link' }));
+
+    expect(await findToast('VERIFICATION LINK SENT')).toHaveTextContent(
+      SECURITY_MESSAGES.verificationSent,
+    );
+    const resends = fetchMock.mock.calls.filter(
+      ([input]) => String(input) === '/api/user/verify-email/resend',
+    );
+    expect(resends).toHaveLength(1);
+    expect(resends[0]?.[1]?.method).toBe('POST');
+  });
+
+  it('toasts a refusal in the server’s words and reads the user again', async () => {
+    let verified = false;
+    serve({
+      user: () => makeUser({ email: 'ace@example.com', emailVerified: verified }),
+      onResend: () => {
+        verified = true;
+        return jsonResponse(400, {
+          code: 'VALIDATION_FAILED',
+          message: SECURITY_MESSAGES.alreadyVerified,
+        });
+      },
+    });
+    const user = userEvent.setup();
+    renderInApp(<ContactCardOfSignedInUser />);
+
+    const card = await screen.findByRole('region', { name: 'Contact Info' });
+    await user.click(within(card).getByRole('button', { name: 'RESEND verification link' }));
+
+    const toast = await findToast('LINK NOT SENT');
+    expect(toast).toHaveTextContent(SECURITY_MESSAGES.alreadyVerified);
+    expect(toast).not.toHaveTextContent('400');
+    expect(await within(card).findByText('Verified')).toBeInTheDocument();
+  });
+
+  it('offers no badge and no resend without an address', async () => {
+    serve({ user: makeUser({ email: null }) });
+    renderInApp(<ContactCardOfSignedInUser />);
+
+    const card = await screen.findByRole('region', { name: 'Contact Info' });
+    expect(within(card).queryByText('Not verified')).not.toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: /RESEND/ })).not.toBeInTheDocument();
   });
 });
 
