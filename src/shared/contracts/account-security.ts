@@ -108,6 +108,9 @@ export const sessionViewSchema = z.object({
 });
 export type SessionView = z.infer<typeof sessionViewSchema>;
 
+/** `POST /api/user/sessions/revoke-others`: how many other browsers were signed out. */
+export const revokeOthersResponseSchema = z.object({ revoked: z.number().int().nonnegative() });
+
 export const sessionIdParamsSchema = z.strictObject({
   id: z.coerce
     .number({ error: SECURITY_MESSAGES.sessionNotFound })

@@ -6,6 +6,7 @@ import {
   messageResponseSchema,
   passwordResetBodySchema,
   passwordResetCompleteBodySchema,
+  revokeOthersResponseSchema,
   SECURITY_MESSAGES,
   sessionIdParamsSchema,
   sessionViewSchema,
@@ -304,7 +305,7 @@ export const accountSecurityRoutes =
       '/api/user/sessions/revoke-others',
       {
         config: { access: 'user' },
-        schema: { response: { 200: z.object({ revoked: z.number().int() }), ...errors } },
+        schema: { response: { 200: revokeOthersResponseSchema, ...errors } },
       },
       async (request) => {
         const user = requireUser(request);

@@ -20,8 +20,10 @@ export function useResendVerification() {
         description: error instanceof ApiError ? serverText(error) : error.message,
         variant: 'destructive',
       });
-      // No address, or one verified meanwhile (in another tab, say): the page is behind.
-      if (error instanceof ApiError && error.status === 400) void refreshSessionUser(queryClient);
+      // No address (400), or one verified meanwhile in another tab (409): the page is behind.
+      if (error instanceof ApiError && (error.status === 400 || error.status === 409)) {
+        void refreshSessionUser(queryClient);
+      }
     },
   });
 }

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SessionView } from '#shared/contracts/account-security.ts';
-import { z } from '#shared/validation.ts';
+import {
+  revokeOthersResponseSchema,
+  type SessionView,
+} from '#shared/contracts/account-security.ts';
 import { ApiError, postJson, serverText } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 import { sessionsQueryKey } from './get-sessions.ts';
-
-// The contracts have no schema for this answer yet; this one follows the API's description.
-const revokeOthersResponseSchema = z.object({ revoked: z.number().int().nonnegative() });
 
 /** Signs out every browser of the player but this one; answers how many there were. */
 export function revokeOtherSessions(): Promise<{ revoked: number }> {
