@@ -90,6 +90,28 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
   'POST /api/logout': [{ request: () => post('/api/logout'), expect: everyone(204) }],
+  // Two-factor sign-in (DESIGN §16). Nobody here has it on or a set-up waiting, and no browser
+  // brings a pending sign-in to the second step.
+  'POST /api/login/2fa': [
+    { request: () => post('/api/login/2fa', { code: '123456' }), expect: everyone(401) },
+  ],
+  'POST /api/user/2fa/setup': [
+    { request: () => post('/api/user/2fa/setup'), expect: signedIn(200) },
+  ],
+  'POST /api/user/2fa/enable': [
+    {
+      // The admin is one account in every world, and the set-up above left a secret waiting for
+      // it: a wrong code for that one is a 401, where the others have nothing to enable.
+      request: () => post('/api/user/2fa/enable', { code: '123456' }),
+      expect: { ...signedIn(409), admin: 401 },
+    },
+  ],
+  'POST /api/user/2fa/disable': [
+    {
+      request: () => post('/api/user/2fa/disable', { password: PASSWORD, code: '123456' }),
+      expect: signedIn(409),
+    },
+  ],
   'GET /api/transactions': [{ request: () => get('/api/transactions'), expect: signedIn(200) }],
   'GET /api/profile/config': [{ request: () => get('/api/profile/config'), expect: signedIn(200) }],
   'POST /api/user/update-email': [
