@@ -20,6 +20,7 @@ import { DepositFundsDialog } from '#client/features/deposits/components/deposit
 import { ContactInfoCard } from '#client/features/profile/components/contact-info-card.tsx';
 import { FreeSiteCard } from '#client/features/profile/components/free-site-card.tsx';
 import { IdVerificationCard } from '#client/features/profile/components/id-verification-card.tsx';
+import { TwoFactorCard } from '#client/features/profile/components/two-factor-card.tsx';
 
 const CREATED: ChallengeListFilter = { role: 'created' };
 const ACCEPTED: ChallengeListFilter = { role: 'accepted' };
@@ -109,6 +110,7 @@ export function ProfilePage({ user }: { user: PublicUser }) {
             </CardContent>
           </Card>
           <ContactInfoCard user={user} />
+          <TwoFactorCard user={user} />
           <IdVerificationCard />
           <FreeSiteCard />
         </div>
