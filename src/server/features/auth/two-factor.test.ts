@@ -7,7 +7,6 @@ import { outbox } from '#server/db/schema/outbox.ts';
 import { users } from '#server/db/schema/users.ts';
 import { signInAdmin } from '#server/features/admin/testing/admin-agent.ts';
 import { SECURITY_MESSAGES } from '#shared/contracts/account-security.ts';
-import { onPostgres } from '#tests/helpers/database.ts';
 import { fund } from '#tests/helpers/money.ts';
 import {
   Agent,
@@ -266,20 +265,6 @@ describe('signing in with two-factor sign-in on', () => {
     expectInvalidCode(await signInWith(player, codeAt(player.secret, now)));
   });
 
-  it('lets only one of two simultaneous sign-ins with the same code through', async () => {
-    const player = await playerWithTwoFactor();
-    now = at(60);
-    const code = codeAt(player.secret, now);
-    const [first, second] = await Promise.all([passwordStep(player), passwordStep(player)]);
-    const answers = await Promise.all([
-      secondStep(first.pending, code),
-      secondStep(second.pending, code),
-    ]);
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
-    // PGlite has one connection; only PostgreSQL runs the two for real at the same time.
-    if (onPostgres) expect(answers.filter((answer) => cookieOf(answer, 'sid'))).toHaveLength(1);
-  });
-
   it('accepts each recovery code once, however it is typed', async () => {
     const player = await playerWithTwoFactor();
     const [first, ...rest] = player.recoveryCodes;
@@ -298,15 +283,33 @@ describe('signing in with two-factor sign-in on', () => {
     expectInvalidCode(await signInWith(player, other.recoveryCodes[0]!));
   });
 
+  // PGlite has one connection and runs the two requests of a round one after the other; on
+  // PostgreSQL (TEST_DATABASE_URL) they race for real, hence several rounds.
+  it('lets only one of two simultaneous sign-ins with the same code through', async () => {
+    const player = await playerWithTwoFactor();
+    for (let round = 1; round <= 5; round += 1) {
+      now = at(30);
+      const code = codeAt(player.secret, now);
+      const [first, second] = await Promise.all([passwordStep(player), passwordStep(player)]);
+      const answers = await Promise.all([
+        secondStep(first.pending, code),
+        secondStep(second.pending, code),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+      expect(answers.filter((answer) => cookieOf(answer, 'sid'))).toHaveLength(1);
+    }
+  });
+
   it('lets one of two simultaneous uses of a recovery code through', async () => {
     const player = await playerWithTwoFactor();
-    const code = player.recoveryCodes[0]!;
-    const [first, second] = await Promise.all([passwordStep(player), passwordStep(player)]);
-    const answers = await Promise.all([
-      secondStep(first.pending, code),
-      secondStep(second.pending, code),
-    ]);
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+    for (const code of player.recoveryCodes.slice(0, 5)) {
+      const [first, second] = await Promise.all([passwordStep(player), passwordStep(player)]);
+      const answers = await Promise.all([
+        secondStep(first.pending, code),
+        secondStep(second.pending, code),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
+    }
   });
 
   it('allows five tries per password step, then asks for the password again', async () => {
