@@ -32,9 +32,10 @@ export function requireUser(request: FastifyRequest): User {
 }
 
 /**
- * The signed-in user as a route open to every player should treat them (challenges, uploads). An admin who must still
- * set up two-factor sign-in (DESIGN §16) has a player's view everywhere, not only on the admin
- * routes: no one else's e-mail, licence or dispute evidence on a password alone.
+ * The signed-in user as a route open to every player should treat them (challenges, uploads).
+ * An admin who must still set up two-factor sign-in (DESIGN §16) has a player's view there too,
+ * not only a refusal on the admin routes: no one else's e-mail, licence or dispute evidence on a
+ * password alone.
  */
 export function requireViewer(request: FastifyRequest): User {
   const user = requireUser(request);
