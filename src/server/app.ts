@@ -22,6 +22,7 @@ import { auditRoutes } from './features/audit/routes.ts';
 import { pageUser } from './features/auth/page-user.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { SESSION_COOKIE } from './features/auth/sessions.ts';
+import { twoFactorRoutes } from './features/auth/two-factor-routes.ts';
 import { challengeRoutes } from './features/challenges/routes.ts';
 import { startFairPlayWorker } from './features/challenges/worker.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -197,11 +198,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     policy: ctx.sessionPolicy,
     cache: ctx.sessionCache,
     clock: ctx.clock,
+    adminTwoFactorRequired: env.ADMIN_2FA_REQUIRED,
   });
 
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
   await app.register(accountSecurityRoutes(ctx));
+  await app.register(twoFactorRoutes(ctx));
   await app.register(walletRoutes(ctx));
   await app.register(adminRoutes(ctx));
   await app.register(auditRoutes(ctx));

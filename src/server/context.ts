@@ -10,6 +10,8 @@ export interface RateLimits {
   loginPerUsername: RateRule;
   loginPerAddress: RateRule;
   registerPerAddress: RateRule;
+  twoFactorPerAddress: RateRule;
+  twoFactorPerUser: RateRule;
   paymentCreatePerUser: RateRule;
   paymentStatusPerUser: RateRule;
   payoutRequestPerUser: RateRule;
@@ -27,6 +29,11 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   loginPerUsername: { name: 'login:user', limit: 10, windowMs: 15 * 60_000 },
   loginPerAddress: { name: 'login:ip', limit: 100, windowMs: 15 * 60_000 },
   registerPerAddress: { name: 'register:ip', limit: 20, windowMs: 60 * 60_000 },
+  // A code is one of a million, but each password step allows five tries: these bound the
+  // guesses of someone who has the password, from one address and at one account. A person who
+  // mistypes a few codes stays far below both.
+  twoFactorPerAddress: { name: 'two-factor:ip', limit: 30, windowMs: 15 * 60_000 },
+  twoFactorPerUser: { name: 'two-factor:user', limit: 10, windowMs: 15 * 60_000 },
   // Creating a deposit calls a payment provider: five a minute is plenty for a person. Status
   // checks poll every 15 s (SPEC §9); ten per 30 s leaves room for a second tab.
   paymentCreatePerUser: { name: 'payment:create', limit: 5, windowMs: 60_000 },

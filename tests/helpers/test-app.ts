@@ -18,6 +18,8 @@ export const GENEROUS_RATE_LIMITS: RateLimits = {
   loginPerUsername: { name: 'login:user', limit: 10_000, windowMs: 60_000 },
   loginPerAddress: { name: 'login:ip', limit: 10_000, windowMs: 60_000 },
   registerPerAddress: { name: 'register:ip', limit: 10_000, windowMs: 60_000 },
+  twoFactorPerAddress: { name: 'two-factor:ip', limit: 10_000, windowMs: 60_000 },
+  twoFactorPerUser: { name: 'two-factor:user', limit: 10_000, windowMs: 60_000 },
   paymentCreatePerUser: { name: 'payment:create', limit: 10_000, windowMs: 60_000 },
   paymentStatusPerUser: { name: 'payment:status', limit: 10_000, windowMs: 30_000 },
   payoutRequestPerUser: { name: 'payout:request', limit: 10_000, windowMs: 60_000 },

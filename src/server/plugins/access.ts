@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { SECURITY_MESSAGES } from '#shared/contracts/account-security.ts';
 import type { Database } from '../db/client.ts';
 import type { User } from '../db/schema/users.ts';
 import { AppError } from '../errors.ts';
@@ -16,6 +17,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     currentUser: User | null;
     sessionTokenHash: string | null;
+    /** Whether the signed-in user may use admin powers now: an admin, with two-factor if due. */
+    adminPrivileges: boolean;
   }
 }
 
@@ -28,17 +31,31 @@ export function requireUser(request: FastifyRequest): User {
   return request.currentUser;
 }
 
+/**
+ * The signed-in user as a route open to every player should treat them (challenges, uploads).
+ * An admin who must still set up two-factor sign-in (DESIGN §16) has a player's view there too,
+ * not only a refusal on the admin routes: no one else's e-mail, licence or dispute evidence on a
+ * password alone.
+ */
+export function requireViewer(request: FastifyRequest): User {
+  const user = requireUser(request);
+  return user.isAdmin && !request.adminPrivileges ? { ...user, isAdmin: false } : user;
+}
+
 export interface AccessOptions {
   db: Database;
   policy: SessionPolicy;
   cache: SessionCache;
   clock: () => Date;
+  /** ADMIN_2FA_REQUIRED: admin powers need two-factor sign-in on. */
+  adminTwoFactorRequired: boolean;
 }
 
 export const accessControl = fp(
   async (app: FastifyInstance, options: AccessOptions) => {
     app.decorateRequest('currentUser', null);
     app.decorateRequest('sessionTokenHash', null);
+    app.decorateRequest('adminPrivileges', false);
 
     app.addHook('onRoute', (route) => {
       if (route.url.startsWith('/api/') && route.config?.access === undefined) {
@@ -57,8 +74,13 @@ export const accessControl = fp(
       if (!found) throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
       request.currentUser = found.user;
       request.sessionTokenHash = found.tokenHash;
+      const twoFactorDue = options.adminTwoFactorRequired && found.user.totpSecret === null;
+      request.adminPrivileges = found.user.isAdmin && !twoFactorDue;
       if (access === 'admin' && !found.user.isAdmin) {
         throw new AppError('FORBIDDEN', ADMIN_REQUIRED_MESSAGE);
+      }
+      if (access === 'admin' && !request.adminPrivileges) {
+        throw new AppError('TWO_FACTOR_SETUP_REQUIRED', SECURITY_MESSAGES.adminNeedsTwoFactor);
       }
     });
   },

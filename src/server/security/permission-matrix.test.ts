@@ -1,10 +1,14 @@
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { io as connectVoice } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RouteEntry } from '#server/app.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
+import { users } from '#server/db/schema/users.ts';
 import { createSession } from '#server/features/auth/sessions.ts';
+import { newTotpSecret } from '#server/features/auth/two-factor.ts';
+import { SECURITY_MESSAGES } from '#shared/contracts/account-security.ts';
 import { openTestDatabase } from '#tests/helpers/database.ts';
 import { expectLedgerHealthy, type TestApp } from '#tests/helpers/test-app.ts';
 import { ROUTE_CASES, VOICE_EXPECTED, type RouteCase } from './testing/route-cases.ts';
@@ -13,6 +17,7 @@ import {
   createSettledTestApp,
   createDeletedActor,
   ROLES,
+  send,
   World,
   type Actor,
   type Role,
@@ -181,5 +186,70 @@ describe('the permission matrix', () => {
       headers: { cookie: `sid=${token}` },
     });
     expect(response.statusCode).toBe(401);
+  });
+
+  it('under ADMIN_2FA_REQUIRED, an admin without two-factor is refused every admin route and sees what a player sees', async () => {
+    const strictApp = await createSettledTestApp({
+      database,
+      env: { ADMIN_2FA_REQUIRED: 'true' },
+    });
+    try {
+      const withoutTwoFactor = await createAdminActor(strictApp);
+      const withTwoFactor = await createAdminActor(strictApp);
+      await database.db
+        .update(users)
+        .set({ totpSecret: newTotpSecret() })
+        .where(eq(users.id, withTwoFactor.id));
+      await strictApp.bus.publish({ type: 'user-changed', userId: withTwoFactor.id });
+
+      const mismatches: string[] = [];
+      const refusedAdminRoutes = new Set<string>();
+      const sharedWorld = await World.create(strictApp, { admin: withTwoFactor, deleted });
+      for (const route of strictApp.app.routeTable) {
+        if (route.websocket) continue;
+        const key = routeKey(route);
+        for (const testCase of ROUTE_CASES[key] ?? []) {
+          // Off the admin routes, admin powers are reads whose answer to an admin differs from
+          // an outsider's (e-mails, licences, evidence): there the admin without two-factor must
+          // get the outsider's.
+          const adminOnly = route.access === 'admin';
+          const adminRead =
+            route.method === 'GET' && testCase.expect.admin !== testCase.expect.outsider;
+          if (!adminOnly && !adminRead) continue;
+          const world =
+            route.method === 'GET'
+              ? sharedWorld
+              : await World.create(strictApp, { admin: withTwoFactor, deleted });
+          const target = `${key}${testCase.target ? ` (${testCase.target})` : ''}`;
+          // The refusal goes first: it changes nothing the admin with two-factor then meets.
+          const refused = await send(strictApp, withoutTwoFactor, await testCase.request(world));
+          const expected = adminOnly ? 403 : testCase.expect.outsider;
+          if (refused.statusCode !== expected) {
+            mismatches.push(
+              `${target} without two-factor: expected ${expected}, got ${refused.statusCode}`,
+            );
+          } else if (adminOnly) {
+            refusedAdminRoutes.add(key);
+            expect(refused.json()).toEqual({
+              code: 'TWO_FACTOR_SETUP_REQUIRED',
+              message: SECURITY_MESSAGES.adminNeedsTwoFactor,
+            });
+          }
+          const admitted = await world.send('admin', await testCase.request(world));
+          if (admitted.statusCode !== testCase.expect.admin) {
+            mismatches.push(
+              `${target} with two-factor: expected ${testCase.expect.admin}, got ${admitted.statusCode}`,
+            );
+          }
+        }
+      }
+      expect(mismatches).toEqual([]);
+      const adminRouteKeys = strictApp.app.routeTable
+        .filter((route) => route.access === 'admin')
+        .map(routeKey);
+      expect([...refusedAdminRoutes].sort()).toEqual([...new Set(adminRouteKeys)].sort());
+    } finally {
+      await strictApp.close();
+    }
   });
 });

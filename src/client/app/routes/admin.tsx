@@ -1,9 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { ShieldX } from 'lucide-react';
+import { ShieldAlert, ShieldX } from 'lucide-react';
+import { SECURITY_MESSAGES } from '#shared/contracts/account-security.ts';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { ApiError } from '#client/lib/api-client.ts';
+import { ledgerHealthQueryOptions } from '#client/features/admin/api/get-ledger-health.ts';
 import { AdminDashboard } from '#client/features/admin/components/admin-dashboard.tsx';
+import { TwoFactorCard } from '#client/features/profile/components/two-factor-card.tsx';
 
 function AccessDenied() {
   return (
@@ -22,6 +28,40 @@ function AccessDenied() {
 }
 
 /**
+ * Where the server requires two-factor sign-in of admins (DESIGN §16) and this admin has none,
+ * every admin call answers TWO_FACTOR_SETUP_REQUIRED: the page asks one of them first (the
+ * ledger check the dashboard opens with anyway) and shows the set-up instead of the tabs. The
+ * tabs come once the new recovery codes are saved and the call is let through.
+ */
+function AdminGate({ user }: { user: PublicUser }) {
+  const probe = useQuery({ ...ledgerHealthQueryOptions(), enabled: !user.twoFactorEnabled });
+  const refused =
+    probe.error instanceof ApiError && probe.error.code === 'TWO_FACTOR_SETUP_REQUIRED';
+  if (refused) {
+    return (
+      <div className="mx-auto max-w-xl space-y-6">
+        <p
+          role="alert"
+          className="flex items-start gap-3 rounded-xl border border-amber-400/50 bg-amber-400/10 p-4 text-amber-50"
+        >
+          <ShieldAlert aria-hidden="true" className="size-5 shrink-0 text-amber-300" />
+          {SECURITY_MESSAGES.adminNeedsTwoFactor}
+        </p>
+        <TwoFactorCard user={user} onFinished={() => void probe.refetch()} />
+      </div>
+    );
+  }
+  if (!user.twoFactorEnabled && probe.isPending) {
+    return (
+      <div className="flex justify-center py-10">
+        <Spinner label="Loading the admin dashboard" />
+      </div>
+    );
+  }
+  return <AdminDashboard viewerId={user.id} />;
+}
+
+/**
  * /admin, for admins only (SPEC §2, §6). A player never mounts the dashboard, so no admin call is
  * even attempted; the server refuses them anyway.
  */
@@ -34,7 +74,7 @@ export function AdminPage({ user }: { user: PublicUser }) {
         title="ADMIN DASHBOARD"
         description="Manage player accounts, payouts, disputes and ID checks."
       />
-      <AdminDashboard viewerId={user.id} />
+      <AdminGate user={user} />
     </>
   );
 }

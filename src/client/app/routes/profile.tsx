@@ -22,6 +22,7 @@ import { DevicesCard } from '#client/features/profile/components/devices-card.ts
 import { FreeSiteCard } from '#client/features/profile/components/free-site-card.tsx';
 import { IdVerificationCard } from '#client/features/profile/components/id-verification-card.tsx';
 import { PasswordCard } from '#client/features/profile/components/password-card.tsx';
+import { TwoFactorCard } from '#client/features/profile/components/two-factor-card.tsx';
 
 const CREATED: ChallengeListFilter = { role: 'created' };
 const ACCEPTED: ChallengeListFilter = { role: 'accepted' };
@@ -112,6 +113,7 @@ export function ProfilePage({ user }: { user: PublicUser }) {
           </Card>
           <ContactInfoCard user={user} />
           <PasswordCard />
+          <TwoFactorCard user={user} />
           <IdVerificationCard />
           <FreeSiteCard />
         </div>

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_MESSAGES, type SessionView } from '#shared/contracts/account-security.ts';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { outbox } from '#server/db/schema/outbox.ts';
+import { users } from '#server/db/schema/users.ts';
+import { newTotpSecret } from '#server/features/auth/two-factor.ts';
 import { signInAdmin } from '#server/features/admin/testing/admin-agent.ts';
 import { fund } from '#tests/helpers/money.ts';
 import { onPostgres } from '#tests/helpers/database.ts';
@@ -189,6 +191,29 @@ describe('forgotten password (DESIGN §16)', () => {
       code: 'INVALID_TOKEN',
       message: SECURITY_MESSAGES.invalidLink,
     });
+  });
+
+  it('with two-factor on, a reset link sets the password but the code is still asked for', async () => {
+    const player = await verifiedPlayer();
+    await t.database.db
+      .update(users)
+      .set({ totpSecret: newTotpSecret() })
+      .where(eq(users.id, player.user.id));
+    await t.bus.publish({ type: 'user-changed', userId: player.user.id });
+    await new Agent(t.app).post('/api/password-reset', { username: player.user.username });
+    const token = await mailedToken(player.email, '/reset-password');
+    const browser = new Agent(t.app);
+    const done = await browser.post('/api/password-reset/complete', {
+      token,
+      newPassword: 'new-but-not-enough',
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toEqual({ twoFactorRequired: true });
+    expect(browser.sessionCookie).toBeUndefined();
+    expect(done.cookies.map((cookie) => cookie.name)).toEqual(['sid2fa']);
+    expect((await player.agent.get('/api/user')).statusCode).toBe(401);
+    const login = await signIn(player.user.username, 'new-but-not-enough');
+    expect(login.response.json()).toEqual({ twoFactorRequired: true });
   });
 
   it('a link works for 30 minutes and no longer', async () => {

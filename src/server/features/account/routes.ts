@@ -10,6 +10,7 @@ import {
   SECURITY_MESSAGES,
   sessionIdParamsSchema,
   sessionViewSchema,
+  twoFactorRequiredSchema,
   verifyEmailBodySchema,
 } from '#shared/contracts/account-security.ts';
 import { publicUserSchema } from '#shared/contracts/auth.ts';
@@ -23,7 +24,7 @@ import { AppError } from '../../errors.ts';
 import { hitRateLimit } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { startSession } from '../auth/sign-in.ts';
+import { beginSignIn } from '../auth/sign-in.ts';
 import { tooManyAttempts } from '../auth/throttle.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { hasVerifiedEmail, loadPublicUser } from '../users/public-user.ts';
@@ -180,7 +181,7 @@ export const accountSecurityRoutes =
         config: { access: 'public' },
         schema: {
           body: passwordResetCompleteBodySchema,
-          response: { 200: publicUserSchema, ...errors },
+          response: { 200: z.union([publicUserSchema, twoFactorRequiredSchema]), ...errors },
         },
       },
       async (request, reply) => {
@@ -202,8 +203,9 @@ export const accountSecurityRoutes =
           return { ...owner, passwordHash };
         });
         if (!user) throw invalidLink();
-        await startSession(ctx, request, reply, user);
-        return loadPublicUser(db, user, clock());
+        // The mailbox proves who asked, not the second factor: with two-factor on, the player
+        // still enters a code before a session starts.
+        return (await beginSignIn(ctx, request, reply, user)) ?? loadPublicUser(db, user, clock());
       },
     );
 

@@ -10,6 +10,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { hashPassword } from '../auth/password.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
+import { eraseTwoFactor } from '../auth/two-factor.ts';
 import { challengeEscrow, HOUSE_UNCLAIMED, userWallet } from '../ledger/accounts.ts';
 import { lockPendingPayoutsOf } from '../payouts/repository.ts';
 import { applyPayoutDecision } from '../payouts/service.ts';
@@ -159,6 +160,9 @@ export async function deleteUser(
         deletedAt: now,
       })
       .where(eq(users.id, userId));
+    // Its authenticator secret and recovery codes are personal data too, and a sign-in waiting
+    // for its code must not outlive the account.
+    await eraseTwoFactor(tx, userId);
     await revokeUserSessions(tx, userId);
     uow.afterCommit(() => ctx.bus.publish({ type: 'sessions-revoked', userId }));
 

@@ -6,6 +6,7 @@ import {
   publicUserSchema,
   registerBodySchema,
 } from '#shared/contracts/auth.ts';
+import { twoFactorRequiredSchema } from '#shared/contracts/account-security.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
@@ -17,7 +18,7 @@ import { loadPublicUser, toPublicUser } from '../users/public-user.ts';
 import { findUserByUsername, insertUser } from '../users/repository.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 import { hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
-import { isSecureRequest, startSession } from './sign-in.ts';
+import { beginSignIn, isSecureRequest, startSession } from './sign-in.ts';
 import { tooManyAttempts } from './throttle.ts';
 
 export const authRoutes =
@@ -93,7 +94,11 @@ export const authRoutes =
       '/api/login',
       {
         config: { access: 'public' },
-        schema: { body: loginBodySchema, response: { 200: publicUserSchema, ...errors } },
+        schema: {
+          body: loginBodySchema,
+          // A player with two-factor sign-in on gets no session yet: a code is due (DESIGN §16).
+          response: { 200: z.union([publicUserSchema, twoFactorRequiredSchema]), ...errors },
+        },
       },
       async (request, reply) => {
         const { username, password } = request.body;
@@ -115,8 +120,7 @@ export const authRoutes =
           throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials);
         }
         await resetRateLimit(db, rateLimits.loginPerUsername, accountKey, now);
-        await startSession(ctx, request, reply, user);
-        return loadPublicUser(db, user, now);
+        return (await beginSignIn(ctx, request, reply, user)) ?? loadPublicUser(db, user, now);
       },
     );
 

@@ -6,6 +6,12 @@ import { newSignInMail } from '../account/security-mail.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { hasVerifiedEmail } from '../users/public-user.ts';
 import { createSession, hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
+import {
+  createPendingSignIn,
+  PENDING_SIGN_IN_COOKIE,
+  PENDING_SIGN_IN_PATH,
+  SECOND_STEP_MS,
+} from './two-factor.ts';
 
 /** Whether cookies set for `request` must be `Secure`: PUBLIC_URL is https, or the request was. */
 export function isSecureRequest(ctx: AppContext, request: FastifyRequest): boolean {
@@ -47,5 +53,46 @@ export async function startSession(
     sameSite: 'lax',
     secure: isSecureRequest(ctx, request),
     maxAge: Math.floor(ctx.sessionPolicy.maxAgeMs / 1000),
+  });
+}
+
+/**
+ * What follows a proven password: a session, or, when the player has two-factor sign-in on, a
+ * pending sign-in that waits five minutes for a code (`POST /api/login/2fa`) and opens nothing
+ * before. Answers null when the session has started. Every password way in (login, a completed
+ * password reset) goes through here, so none of them skips the second factor.
+ */
+export async function beginSignIn(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+): Promise<{ twoFactorRequired: true } | null> {
+  if (user.totpSecret === null) {
+    await startSession(ctx, request, reply, user);
+    return null;
+  }
+  const token = await createPendingSignIn(ctx.db, user.id, ctx.clock());
+  reply.setCookie(PENDING_SIGN_IN_COOKIE, token, {
+    path: PENDING_SIGN_IN_PATH,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecureRequest(ctx, request),
+    maxAge: SECOND_STEP_MS / 1000,
+  });
+  return { twoFactorRequired: true };
+}
+
+/** Forgets the pending sign-in cookie once its second step is over, either way. */
+export function clearPendingSignInCookie(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.clearCookie(PENDING_SIGN_IN_COOKIE, {
+    path: PENDING_SIGN_IN_PATH,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecureRequest(ctx, request),
   });
 }

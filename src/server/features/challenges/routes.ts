@@ -21,7 +21,7 @@ import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import { IMAGE_TYPES } from '../../lib/file-type.ts';
-import { requireUser } from '../../plugins/access.ts';
+import { requireViewer } from '../../plugins/access.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
 import { ChallengePageCache, preferredEncoding, type PageEncoding } from './page-cache.ts';
@@ -88,7 +88,7 @@ export const challengeRoutes =
         },
       },
       async (request, reply) => {
-        const viewer = requireUser(request);
+        const viewer = requireViewer(request);
         const { role, ...query } = request.query;
         // Admins see e-mails and balances, and a role filter is the viewer's own: read afresh.
         if (viewer.isAdmin || role !== undefined) {
@@ -118,7 +118,7 @@ export const challengeRoutes =
         config: { access: 'user' },
         schema: { response: { 200: challengeCountsSchema, ...errors } },
       },
-      async (request) => countChallenges(ctx.db, requireUser(request).id),
+      async (request) => countChallenges(ctx.db, requireViewer(request).id),
     );
 
     app.get(
@@ -140,7 +140,7 @@ export const challengeRoutes =
         config: { access: 'user' },
         schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
       },
-      async (request) => viewOf(request.params.id, requireUser(request)),
+      async (request) => viewOf(request.params.id, requireViewer(request)),
     );
 
     app.post(
@@ -150,7 +150,7 @@ export const challengeRoutes =
         schema: { body: createChallengeBodySchema, response: { 201: challengeSchema, ...errors } },
       },
       async (request, reply) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         const id = await createChallenge(ctx, user.id, request.body);
         return reply.code(201).send(await viewOf(id, user));
       },
@@ -163,7 +163,7 @@ export const challengeRoutes =
         schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         await acceptChallenge(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
       },
@@ -176,7 +176,7 @@ export const challengeRoutes =
         schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         await cancelChallenge(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
       },
@@ -193,7 +193,7 @@ export const challengeRoutes =
         },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         const result = await submitScores(ctx, request.params.id, user.id, request.body);
         return {
           status: result.status,
@@ -227,7 +227,7 @@ export const challengeRoutes =
         },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         await disputeResult(ctx, request.params.id, user.id, request.body.reason);
         return viewOf(request.params.id, user);
       },
@@ -240,7 +240,7 @@ export const challengeRoutes =
         schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         await confirmResult(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
       },
@@ -253,7 +253,7 @@ export const challengeRoutes =
         schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
       },
       async (request) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         await claimNoShow(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
       },
@@ -269,7 +269,7 @@ export const challengeRoutes =
         },
       },
       async (request) => {
-        const viewer = requireUser(request);
+        const viewer = requireViewer(request);
         const challenge = await findChallenge(ctx.db, request.params.id);
         if (!challenge) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
         if (!viewer.isAdmin) requireParticipant(challenge, viewer.id);
@@ -292,7 +292,7 @@ export const challengeRoutes =
         },
       },
       async (request, reply) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         const evidence = await addEvidence(ctx, store, request, request.params.id, user.id);
         return reply.code(201).send(evidence);
       },
@@ -313,7 +313,7 @@ export const challengeRoutes =
         },
       },
       async (request, reply) => {
-        const user = requireUser(request);
+        const user = requireViewer(request);
         const row = await findChallengeRow(ctx.db, request.params.id);
         if (!row) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
         const { creatorId, acceptorId } = row.challenge;

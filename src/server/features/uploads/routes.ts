@@ -8,7 +8,7 @@ import { challenges } from '../../db/schema/challenges.ts';
 import { uploads, type Upload } from '../../db/schema/uploads.ts';
 import type { User } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
-import { requireUser } from '../../plugins/access.ts';
+import { requireViewer } from '../../plugins/access.ts';
 import type { FileStore } from './store.ts';
 
 const NOT_FOUND = 'File not found';
@@ -48,7 +48,7 @@ export const uploadRoutes =
         },
       },
       async (request, reply) => {
-        const viewer = requireUser(request);
+        const viewer = requireViewer(request);
         const [upload] = await ctx.db
           .select()
           .from(uploads)

@@ -136,6 +136,27 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   'POST /api/user/sessions/revoke-others': [
     { request: () => post('/api/user/sessions/revoke-others'), expect: signedIn(200) },
   ],
+
+  // Two-factor sign-in (DESIGN §16). Nobody here has it on or a set-up waiting, and no browser
+  // brings a pending sign-in to the second step.
+  'POST /api/login/2fa': [
+    { request: () => post('/api/login/2fa', { code: '123456' }), expect: everyone(401) },
+  ],
+  'POST /api/user/2fa/setup': [
+    { request: () => post('/api/user/2fa/setup'), expect: signedIn(200) },
+  ],
+  'POST /api/user/2fa/enable': [
+    {
+      request: () => post('/api/user/2fa/enable', { code: '123456' }),
+      expect: signedIn(409),
+    },
+  ],
+  'POST /api/user/2fa/disable': [
+    {
+      request: () => post('/api/user/2fa/disable', { password: PASSWORD, code: '123456' }),
+      expect: signedIn(409),
+    },
+  ],
   'GET /api/transactions': [{ request: () => get('/api/transactions'), expect: signedIn(200) }],
   'GET /api/profile/config': [{ request: () => get('/api/profile/config'), expect: signedIn(200) }],
   'POST /api/user/update-email': [

@@ -150,6 +150,13 @@ function expectStatus(response: LightMyRequestResponse, status: number, what: st
     throw new Error(`${what}: expected ${status}, got ${response.statusCode} ${response.body}`);
 }
 
+/** A session of its own for `shared`, or, without one, a fresh admin account. */
+async function worldAdmin(t: TestApp, shared: Actor | undefined): Promise<Actor> {
+  if (!shared) return createActor(t, 'matrix_a', 100_000_000n, { admin: true });
+  const { token } = await createSession(t.database.db, shared.id, SESSION_POLICY, new Date());
+  return { ...shared, token };
+}
+
 /** Memoises a lazily built fixture, so that each world builds only what its test touches. */
 function once<T>(build: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
@@ -174,7 +181,11 @@ export class World {
     readonly actors: Record<Role, Actor | undefined>,
   ) {}
 
-  static async create(t: TestApp, shared: { deleted: Actor }): Promise<World> {
+  /**
+   * `shared.admin` makes the world's admin a session of that account instead of an account of
+   * its own (the two-factor test needs one admin whose secret it set).
+   */
+  static async create(t: TestApp, shared: { deleted: Actor; admin?: Actor }): Promise<World> {
     const [player, opponent, outsider, suspended, admin] = await Promise.all([
       createActor(t, 'matrix_p', 1_000_000n),
       createActor(t, 'matrix_o', 1_000_000n),
@@ -182,7 +193,7 @@ export class World {
       createActor(t, 'matrix_s', 1_000_000n),
       // An admin of its own: what one world's admin does to its own account (a logout, a new
       // password, signing out every other device) must not shut the admin of the next out.
-      createActor(t, 'matrix_a', 100_000_000n, { admin: true }),
+      worldAdmin(t, shared.admin),
     ]);
     expectStatus(
       await send(t, admin, {

@@ -1,22 +1,39 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { loginBodySchema, PublicUser } from '#shared/contracts/auth.ts';
 import type { z } from '#shared/validation.ts';
-import { postJson } from '#client/lib/api-client.ts';
+import { loadedOnce, postJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
-import { loadPublicUserSchema } from './get-user.ts';
 import { setSessionUser } from './session-cache.ts';
 
 export type LoginInput = z.output<typeof loginBodySchema>;
 
-export function login(body: LoginInput): Promise<PublicUser> {
-  return postJson('/api/login', body, loadPublicUserSchema);
+/** The user, signed in; or, when two-factor sign-in is on, word that a code is due first. */
+export type LoginResult = PublicUser | { twoFactorRequired: true };
+
+// Loaded on first use, as the user's contract is: this module is in the entry chunk.
+const loadLoginResultSchema = loadedOnce(async () => {
+  const [{ publicUserSchema }, { twoFactorRequiredSchema }, { z }] = await Promise.all([
+    import('#shared/contracts/user.ts'),
+    import('#shared/contracts/account-security.ts'),
+    import('#shared/validation.ts'),
+  ]);
+  return z.union([publicUserSchema, twoFactorRequiredSchema]);
+});
+
+export function login(body: LoginInput): Promise<LoginResult> {
+  return postJson('/api/login', body, loadLoginResultSchema);
 }
+
+export const needsSecondStep = (result: LoginResult): result is { twoFactorRequired: true } =>
+  'twoFactorRequired' in result;
 
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: login,
-    onSuccess: (user) => setSessionUser(queryClient, user),
+    onSuccess: (result) => {
+      if (!needsSecondStep(result)) setSessionUser(queryClient, result);
+    },
     onError: (error) => {
       toast({ title: 'Login failed', description: error.message, variant: 'destructive' });
     },

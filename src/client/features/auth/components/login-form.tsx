@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { LogIn } from 'lucide-react';
@@ -6,7 +7,8 @@ import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { lazyZodResolver } from '#client/lib/lazy-zod-resolver.ts';
-import { useLogin } from '../api/login.ts';
+import { needsSecondStep, useLogin } from '../api/login.ts';
+import { SecondStepForm } from './second-step-form.tsx';
 
 const FIELD_NAMES = ['username', 'password'] as const;
 
@@ -16,7 +18,30 @@ async function loadLoginSchema() {
 
 const resolver = lazyZodResolver(loadLoginSchema);
 
+/** SPEC §2's login; with two-factor sign-in on, the password step is followed by a code. */
 export function LoginForm() {
+  const [step, setStep] = useState<'password' | 'code'>('password');
+  const [restartNotice, setRestartNotice] = useState<string>();
+  if (step === 'code') {
+    return (
+      <SecondStepForm
+        onRestart={(message) => {
+          setRestartNotice(message);
+          setStep('password');
+        }}
+      />
+    );
+  }
+  return <PasswordStepForm notice={restartNotice} onCodeDue={() => setStep('code')} />;
+}
+
+function PasswordStepForm({
+  notice,
+  onCodeDue,
+}: {
+  notice?: string | undefined;
+  onCodeDue: () => void;
+}) {
   const login = useLogin();
   const {
     register,
@@ -30,6 +55,9 @@ export function LoginForm() {
 
   const onSubmit = handleSubmit((values) => {
     login.mutate(values, {
+      onSuccess: (result) => {
+        if (needsSecondStep(result)) onCodeDue();
+      },
       onError: (error) => applyServerFieldErrors(error, setError, FIELD_NAMES),
     });
   });
@@ -42,6 +70,14 @@ export function LoginForm() {
       onFocus={() => void loadLoginSchema().catch(() => undefined)}
       className="space-y-5"
     >
+      {notice && (
+        <p
+          role="alert"
+          className="rounded-md border border-amber-400/50 bg-amber-400/10 p-3 text-sm text-amber-100"
+        >
+          {notice}
+        </p>
+      )}
       <Field label="Username" error={errors.username?.message}>
         {(control) => <Input {...control} autoComplete="username" {...register('username')} />}
       </Field>
