@@ -177,8 +177,17 @@ describe('DELETE /api/admin/users/:id', () => {
       phoneNumber: null,
       avatarUrl: null,
       isAdmin: false,
+      emailVerifiedAt: null,
+      totpSecret: null,
       deletedAt: expect.any(Date),
     });
+    // The verification link registration mailed, and the device it registered from, go too.
+    const left = await queryRows<{ links: number; devices: number }>(
+      t.database.db,
+      sql`select (select count(*)::int from auth_tokens where user_id = ${victimId}) as links,
+                 (select count(*)::int from known_devices where user_id = ${victimId}) as devices`,
+    );
+    expect(left[0]).toEqual({ links: 0, devices: 0 });
     const list = (await admin.get('/api/admin/users')).json<Array<{ id: number }>>();
     expect(list.some((u) => u.id === victimId)).toBe(false);
     const reuse = await signUp(t.app, { username: oldName });

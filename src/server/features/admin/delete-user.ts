@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { ADMIN_MESSAGES } from '#shared/contracts/admin.ts';
 import type { AppContext } from '../../context.ts';
 import { challenges } from '../../db/schema/challenges.ts';
+import { authTokens, knownDevices } from '../../db/schema/account-security.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
@@ -157,12 +158,16 @@ export async function deleteUser(
         phoneNumber: null,
         avatarUrl: null,
         isAdmin: false,
+        emailVerifiedAt: null,
         deletedAt: now,
       })
       .where(eq(users.id, userId));
     // Its authenticator secret and recovery codes are personal data too, and a sign-in waiting
-    // for its code must not outlive the account.
+    // for its code must not outlive the account; nor may its mailed links (they name the old
+    // address) or the browsers and places it signed in from.
     await eraseTwoFactor(tx, userId);
+    await tx.delete(authTokens).where(eq(authTokens.userId, userId));
+    await tx.delete(knownDevices).where(eq(knownDevices.userId, userId));
     await revokeUserSessions(tx, userId);
     uow.afterCommit(() => ctx.bus.publish({ type: 'sessions-revoked', userId }));
 
