@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp-server.ts';
 
 /**
  * Crash safety on PostgreSQL (issue 9). Several clients run a stream of deposits, challenges
@@ -50,78 +51,6 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 const onPostgres = await reachable(ADMIN_URL);
-
-// ---- a local SMTP sink ----------------------------------------------------------------------
-
-interface Delivery {
-  messageId: string;
-  to: string;
-  at: number;
-}
-
-interface SmtpSink {
-  port: number;
-  deliveries: Delivery[];
-  close(): Promise<void>;
-}
-
-/** Just enough SMTP for nodemailer: records each accepted message's Message-ID. */
-async function startSmtpSink(): Promise<SmtpSink> {
-  const deliveries: Delivery[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    let buffer = '';
-    let inData = false;
-    let data: string[] = [];
-    let to = '';
-    const reply = (line: string) => socket.write(`${line}\r\n`);
-    reply('220 sink ESMTP');
-    socket.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      let newline: number;
-      while ((newline = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 2);
-        if (inData) {
-          if (line === '.') {
-            inData = false;
-            const messageId = /^message-id:\s*(.+)$/im.exec(data.join('\n'))?.[1]?.trim() ?? '';
-            deliveries.push({ messageId, to, at: Date.now() });
-            data = [];
-            reply('250 2.0.0 queued');
-          } else data.push(line);
-          continue;
-        }
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO' || verb === 'HELO') reply('250 sink');
-        else if (verb === 'MAIL') reply('250 2.1.0 ok');
-        else if (verb === 'RCPT') {
-          to = /<([^>]*)>/.exec(line)?.[1] ?? '';
-          reply('250 2.1.5 ok');
-        } else if (verb === 'DATA') {
-          inData = true;
-          reply('354 go ahead');
-        } else if (verb === 'QUIT') {
-          reply('221 bye');
-          socket.end();
-        } else reply('250 ok');
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    deliveries,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 // ---- the server process -----------------------------------------------------------------------
 
@@ -286,6 +215,27 @@ async function register(client: Client): Promise<void> {
   });
   if (answer.status !== 201) throw new Error(`register: ${JSON.stringify(answer.body)}`);
   client.id = Number(answer.body.id);
+}
+
+/**
+ * Proves the player's address with the link registration mailed, read out of the mail the SMTP
+ * sink received: payout notices go only to a verified address (DESIGN §16).
+ */
+async function verifyEmail(client: Client): Promise<void> {
+  const address = `${client.username}@example.com`;
+  const deadline = Date.now() + 10_000;
+  let token: string | undefined;
+  while (!token) {
+    const text = sink?.deliveries.find((mail) => mail.to.includes(address))?.text ?? '';
+    token = /\/verify-email\?token=([\w%-]+)/.exec(text)?.[1];
+    if (token) break;
+    if (Date.now() > deadline) throw new Error(`no verification mail reached ${address}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const answer = await client.call('POST', '/api/user/verify-email', {
+    token: decodeURIComponent(token),
+  });
+  if (answer.status !== 200) throw new Error(`verify e-mail: ${JSON.stringify(answer.body)}`);
 }
 
 /** The player's available money in dollars (their wallet), as GET /api/user answers it. */
@@ -520,6 +470,7 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
       (_, i) => new Client(`crash_${i}_${process.pid % 1000}`),
     );
     for (const player of players) await register(player);
+    for (const player of players) await verifyEmail(player);
     const wallets = new Map(players.map((p) => [p, `bc1q${randomBytes(19).toString('hex')}`]));
 
     // Phase 1: the stream runs until the server dies; phase 2: a few more rounds after restart.
@@ -577,10 +528,14 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
     // Awaited in the races below; marked handled so a failure in between is not "unhandled".
     failed.catch(() => {});
 
-    // Kill once the stream is in full flow and the mail worker (every 10 s) has sent a batch, so
-    // that both "not sent again" and "sent after restart" are exercised.
+    // Kill once the stream is in full flow and the mail worker (every 10 s) has sent a batch of
+    // the stream's mail (the verification links went at once, woken), so that both "not sent
+    // again" and "sent after restart" are exercised.
+    const deliveries = sink.deliveries;
+    const streamMail = () =>
+      deliveries.filter((mail) => !mail.messageId.startsWith('<verify-email:')).length;
     const ready = (async () => {
-      while (sink.deliveries.length < 2 || settledBeforeCrash < 3 * PAIRS) {
+      while (streamMail() < 2 || settledBeforeCrash < 3 * PAIRS) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -735,6 +690,11 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
 
     // ---- mail: at least once, never twice for one event ------------------------------------
     const outbox = await rows<{ key: string }>('select dedupe_key as key from outbox');
+    // One verification link per player, named by its token's hash.
+    const verificationKeys = outbox
+      .map((row) => row.key)
+      .filter((key) => key.startsWith('verify-email:'));
+    expect(verificationKeys).toHaveLength(players.length);
     const expectedKeys = [
       ...challengeRows.flatMap((row) => {
         const c = acked.challenges.get(row.tag)!;
@@ -746,6 +706,7 @@ describe.skipIf(!onPostgres)('crash safety on PostgreSQL (SIGKILL mid-stream)', 
         ];
       }),
       ...payoutRows.map((row) => `payout-complete:${row.id}`),
+      ...verificationKeys,
     ].sort();
     expect(outbox.map((row) => row.key).sort()).toEqual(expectedKeys);
     const timesSent = new Map<string, number>();
