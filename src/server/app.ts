@@ -237,7 +237,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onReady', async () => {
       mailWorker = startMailWorker(ctx.db, mailTransport, app.log, options.mailEveryMs);
     });
-    app.addHook('onClose', async () => mailWorker?.stop());
+    app.addHook('onClose', async () => {
+      await mailWorker?.stop();
+      mailTransport.close?.();
+    });
   }
   const voice = attachVoiceSignalling(app, ctx);
   voiceSockets = () => voice.of('/').sockets.size;
