@@ -114,6 +114,13 @@ export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
         '*.headers.authorization',
         '*.headers["set-cookie"]',
         '*.password',
+        '*.currentPassword',
+        '*.newPassword',
+        // Mailed-link tokens, recovery codes and two-factor secrets open accounts as passwords
+        // do. (Not `*.code`: that would hide the database's error codes in `err.code`.)
+        '*.token',
+        '*.recoveryCodes',
+        '*.secret',
         '*.cardNumber',
         '*.clientSecret',
         '*.paymentDetails',

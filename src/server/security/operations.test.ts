@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { Secret, TOTP } from 'otpauth';
 import { io as connectVoice, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { buildApp, loggerOptions } from '#server/app.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
+import { queryRows, type DatabaseHandle } from '#server/db/client.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
 import { parseEnv } from '#server/env.ts';
 import { openTestDatabase } from '#tests/helpers/database.ts';
@@ -18,6 +20,7 @@ import {
   Agent,
   expectLedgerHealthy,
   GENEROUS_RATE_LIMITS,
+  markEmailVerified,
   type TestApp,
 } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '#server/features/admin/testing/admin-agent.ts';
@@ -410,6 +413,38 @@ describe('structured logs', () => {
       });
       await creator.agent.post('/api/user/update-email', { email: 'new-address@example.com' });
       await creator.agent.post('/api/register', { username: 'x', password });
+
+      // Account security: a new password, a mailed link's token, a two-factor secret, its
+      // recovery codes and a sign-in code.
+      await creator.agent.post('/api/user/password', {
+        currentPassword: password,
+        newPassword: 'Log-Secret-Password-4',
+      });
+      secrets.push('Log-Secret-Password-4');
+      await markEmailVerified(database, creator.id);
+      await new Agent(app).post('/api/password-reset', { username: 'logs_creator' });
+      let resetToken: string | undefined;
+      await expect
+        .poll(async () => {
+          const [row] = await queryRows<{ body: string }>(
+            database.db,
+            sql`select body from outbox where dedupe_key like 'password-reset:%' limit 1`,
+          );
+          resetToken = /token=([\w%-]+)/.exec(row?.body ?? '')?.[1];
+          return resetToken;
+        })
+        .toBeDefined();
+      secrets.push(resetToken!);
+      await new Agent(app).post('/api/password-reset/complete', {
+        token: decodeURIComponent(resetToken!),
+        newPassword: 'Log-Secret-Password-5',
+      });
+      secrets.push('Log-Secret-Password-5');
+      const setup = (await acceptor.agent.post('/api/user/2fa/setup')).json<{ secret: string }>();
+      secrets.push(setup.secret);
+      const code = new TOTP({ secret: Secret.fromBase32(setup.secret) }).generate();
+      const enabled = await acceptor.agent.post('/api/user/2fa/enable', { code });
+      secrets.push(...enabled.json<{ recoveryCodes: string[] }>().recoveryCodes);
       await app.inject({
         method: 'GET',
         url: '/metrics',
