@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, {
   type FastifyInstance,
+  type FastifyRequest,
   type FastifySchema,
   type FastifyServerOptions,
 } from 'fastify';
@@ -99,9 +100,27 @@ export interface BuildAppOptions {
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/**
+ * A URL as the logs may keep it: the value of a `token` parameter (the mailed links' pages,
+ * `/reset-password?token=…`) is an open door for as long as the link lives.
+ */
+export function urlForLogs(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+}
+
 export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
   return {
     level: env.LOG_LEVEL,
+    serializers: {
+      // Fastify's own request fields, with the URL's secrets taken out.
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: urlForLogs(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
     // Secrets never reach the logs: cookies carry session tokens, bodies carry passwords, card
     // numbers and wallet addresses. Plugins log headers under their own keys too (at trace level
     // @fastify/multipart logs `busboyOptions.headers`, cookie included), hence the wildcards.

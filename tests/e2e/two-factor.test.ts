@@ -101,9 +101,13 @@ async function screenshot(page: Page, name: string, subject: Locator): Promise<v
 async function enableOnCard(
   page: Page,
   shotName: string,
+  password: string,
 ): Promise<{ secret: string; step: number }> {
   const card = page.getByRole('region', { name: 'Two-Factor Sign-In' });
   const walker = new FocusWalker(page, shotName);
+  // The password first: a session left open must not be able to turn it on.
+  await walker.tabTo(card.getByLabel('Your password'));
+  await walker.type(password);
   await walker.tabTo(card.getByRole('button', { name: 'SET UP' }));
   await walker.press('Enter');
   await card
@@ -140,7 +144,7 @@ describe('two-factor sign-in in the browser', () => {
     const card = page.getByRole('region', { name: 'Two-Factor Sign-In' });
     await card.getByText('Off', { exact: true }).waitFor();
 
-    const { secret, step } = await enableOnCard(page, 'profile');
+    const { secret, step } = await enableOnCard(page, 'profile', player.password);
     const codes = await card
       .getByRole('list', { name: 'Recovery codes' })
       .getByRole('listitem')
@@ -202,7 +206,7 @@ describe('two-factor sign-in in the browser', () => {
     expect(await axeAtBothWidths(page)).toEqual([]);
     await screenshot(page, 'admin-gate', page.getByRole('button', { name: 'SET UP' }));
 
-    await enableOnCard(page, 'admin');
+    await enableOnCard(page, 'admin', ADMIN.password);
     expect(await page.getByRole('tablist').count()).toBe(0);
     await page.getByRole('button', { name: 'I HAVE SAVED THEM' }).click();
     await page.getByRole('tablist', { name: 'Admin sections' }).waitFor();

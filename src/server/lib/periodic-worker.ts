@@ -24,8 +24,18 @@ export function startPeriodicWorker(options: {
       if ((await options.pass()) < options.batch) return;
     }
   };
+  // At most one pass waits behind the one running: a burst of wakes (a hundred sign-ups at once)
+  // needs one more pass, not a hundred.
+  let queued = false;
   const run = () => {
-    running = running.then(drain).catch(options.onError);
+    if (queued) return;
+    queued = true;
+    running = running
+      .then(() => {
+        queued = false;
+        return drain();
+      })
+      .catch(options.onError);
   };
   const timer = setInterval(run, options.intervalMs);
   timer.unref();

@@ -45,11 +45,13 @@ export const codeSchema = z
   .min(1, SECURITY_MESSAGES.codeRequired)
   .max(40, SECURITY_MESSAGES.invalidCode);
 
+const currentPasswordSchema = z
+  .string({ error: SECURITY_MESSAGES.currentPasswordRequired })
+  .min(1, SECURITY_MESSAGES.currentPasswordRequired)
+  .max(PASSWORD_MAX * 4, SECURITY_MESSAGES.currentPasswordWrong);
+
 export const changePasswordBodySchema = z.strictObject({
-  currentPassword: z
-    .string({ error: SECURITY_MESSAGES.currentPasswordRequired })
-    .min(1, SECURITY_MESSAGES.currentPasswordRequired)
-    .max(PASSWORD_MAX * 4, SECURITY_MESSAGES.currentPasswordWrong),
+  currentPassword: currentPasswordSchema,
   newPassword: passwordSchema,
 });
 export type ChangePasswordBody = z.input<typeof changePasswordBodySchema>;
@@ -83,12 +85,11 @@ export const twoFactorSetupResponseSchema = z.object({
 });
 export type TwoFactorSetup = z.infer<typeof twoFactorSetupResponseSchema>;
 
+/** Turning two-factor on asks for the password: a session left open must not lock its owner out. */
+export const twoFactorSetupBodySchema = z.strictObject({ password: currentPasswordSchema });
 export const twoFactorCodeBodySchema = z.strictObject({ code: codeSchema });
 export const twoFactorDisableBodySchema = z.strictObject({
-  password: z
-    .string({ error: SECURITY_MESSAGES.currentPasswordRequired })
-    .min(1, SECURITY_MESSAGES.currentPasswordRequired)
-    .max(PASSWORD_MAX * 4, SECURITY_MESSAGES.currentPasswordWrong),
+  password: currentPasswordSchema,
   code: codeSchema,
 });
 export const recoveryCodesResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });

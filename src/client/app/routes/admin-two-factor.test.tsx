@@ -63,6 +63,7 @@ describe('the admin page under ADMIN_2FA_REQUIRED', () => {
     expect(adminCalls()).toHaveLength(1);
 
     const card = screen.getByRole('region', { name: 'Two-Factor Sign-In' });
+    await user.type(within(card).getByLabelText('Your password'), 'operator-password');
     await user.click(within(card).getByRole('button', { name: 'SET UP' }));
     await user.type(await within(card).findByLabelText('Code from the app'), '123456{Enter}');
     expect(await within(card).findByText('aaaaa-bbbbb')).toBeInTheDocument();

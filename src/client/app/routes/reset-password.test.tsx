@@ -207,7 +207,10 @@ describe('choosing a new password from the mailed link', () => {
     await fillNewPassword('new-secret');
 
     expect(await screen.findByRole('tab', { name: 'Login' })).toBeInTheDocument();
-    expect(history.at(-1)).toBe('/auth');
+    expect(history.at(-1)).toBe('/auth?step=code');
+    // The login tab opens on its second step: the code, not the password again.
+    expect(await screen.findByLabelText('Authentication code')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
     expect(await findToast('PASSWORD RESET')).toHaveTextContent(SECOND_STEP_NOTE);
     expect(queryClient.getQueryData(userQueryKey)).toBeNull();
   });

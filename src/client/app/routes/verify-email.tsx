@@ -10,7 +10,7 @@ export function VerifyEmailPage() {
   return (
     <StandalonePage
       title="Verify your e-mail"
-      description="Confirm that this address is yours, so that match results, payout updates and password resets can reach you."
+      description="Confirm that this address is yours, so that payout updates, security notices and password resets can reach you."
     >
       {token ? (
         <VerifyEmailPanel key={token} token={token} />

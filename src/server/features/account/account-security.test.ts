@@ -367,6 +367,11 @@ describe('e-mail verification (DESIGN §16)', () => {
     const next = uniqueEmail();
     const changed = await player.agent.post('/api/user/update-email', { email: next });
     expect(changed.statusCode).toBe(200);
+    // The old, proven address is told, in case it was not the player.
+    expect((await mailsTo(player.email))[0]).toMatchObject({
+      subject: 'The e-mail address of your SkillStake account was changed',
+    });
+    expect((await mailsTo(player.email))[0]?.body).toContain(next);
     expect(changed.json<PublicUser>()).toMatchObject({ email: next, emailVerified: false });
     expect(
       (await new Agent(t.app).post('/api/user/verify-email', { token: oldToken })).statusCode,
@@ -460,6 +465,20 @@ describe('devices (DESIGN §16)', () => {
     expect((await player.agent.get('/api/user')).statusCode).toBe(401);
     const left = (await laptop.agent.get('/api/user/sessions')).json<SessionView[]>();
     expect(left.map((session) => session.current)).toEqual([true]);
+  });
+
+  it('leaves out sessions that ended by their idle timeout', async () => {
+    const player = await signUp(t.app);
+    const laptop = await signIn(player.user.username, player.password, {
+      'user-agent': CHROME_WINDOWS,
+    });
+    // Eleven hours on, only the laptop is used; two more, and the first session is 13 h idle
+    // (the idle limit is 12 h) while the laptop's was seen two hours ago.
+    later(11 * 60 * 60_000);
+    expect((await laptop.agent.get('/api/user')).statusCode).toBe(200);
+    later(2 * 60 * 60_000);
+    const listed = (await laptop.agent.get('/api/user/sessions')).json<SessionView[]>();
+    expect(listed.map((session) => session.browser)).toEqual(['Chrome 131 on Windows']);
   });
 
   it('mails a verified player about a sign-in from a new browser or place, once', async () => {

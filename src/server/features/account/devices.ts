@@ -7,6 +7,7 @@ import type { Executor } from '../../db/client.ts';
 import { knownDevices } from '../../db/schema/account-security.ts';
 import { sessions } from '../../db/schema/sessions.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
+import type { SessionPolicy } from '../auth/sessions.ts';
 
 /** "Chrome 131 on Windows", or null for a User-Agent that names no browser (a script, a bot). */
 export function describeBrowser(userAgent: string | null): string | null {
@@ -75,6 +76,7 @@ export async function listSessions(
   db: Executor,
   userId: number,
   currentTokenHash: string | null,
+  policy: SessionPolicy,
   now: Date,
 ): Promise<SessionView[]> {
   const rows = await db
@@ -82,17 +84,22 @@ export async function listSessions(
     .from(sessions)
     .where(eq(sessions.userId, userId))
     .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
-  return rows
-    .filter((row) => row.expiresAt > now)
-    .map((row) => ({
-      id: row.id,
-      current: row.tokenHash === currentTokenHash,
-      browser: describeBrowser(row.userAgent),
-      address: row.ipAddress,
-      createdAt: row.createdAt.toISOString(),
-      lastSeenAt: row.lastSeenAt.toISOString(),
-    }))
-    .sort((a, b) => Number(b.current) - Number(a.current));
+  return (
+    rows
+      // Sessions past their idle or absolute end are over, though their rows wait for cleaning.
+      .filter(
+        (row) => row.expiresAt > now && row.lastSeenAt.getTime() + policy.idleMs > now.getTime(),
+      )
+      .map((row) => ({
+        id: row.id,
+        current: row.tokenHash === currentTokenHash,
+        browser: describeBrowser(row.userAgent),
+        address: row.ipAddress,
+        createdAt: row.createdAt.toISOString(),
+        lastSeenAt: row.lastSeenAt.toISOString(),
+      }))
+      .sort((a, b) => Number(b.current) - Number(a.current))
+  );
 }
 
 /**

@@ -1,6 +1,8 @@
+import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SECURITY_MESSAGES } from '#shared/contracts/account-security.ts';
 import type { PublicUser } from '#shared/contracts/auth.ts';
+import { outbox } from '#server/db/schema/outbox.ts';
 import { smtpTransport } from '#server/features/mail/worker.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp-server.ts';
 import {
@@ -49,6 +51,16 @@ it('a reset link leaves at once through SMTP, and the link from the delivered ma
   expect(mail.to).toEqual(['smtp-reader@example.com']);
   expect(mail.text).toMatch(/^Subject: Reset your SkillStake password$/m);
 
+  // Once sent, the outbox no longer holds the working link.
+  await expect
+    .poll(async () => {
+      const rows = await t.database.db
+        .select({ body: outbox.body, sentAt: outbox.sentAt })
+        .from(outbox)
+        .where(like(outbox.dedupeKey, 'password-reset:%'));
+      return rows.map((row) => [row.sentAt !== null, row.body.includes('token=')]);
+    })
+    .toEqual([[true, false]]);
   const link = /https:\/\/play\.example\.com\/reset-password\?token=([\w%-]+)/.exec(mail.text);
   expect(link).not.toBeNull();
   const browser = new Agent(t.app);

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
+import { RESET_TOKEN_MINUTES, VERIFY_TOKEN_HOURS } from '#shared/contracts/account-security.ts';
 import type { Executor } from '../../db/client.ts';
 import { authTokens, type AuthTokenPurpose } from '../../db/schema/account-security.ts';
 import { hashToken } from '../auth/sessions.ts';
 
 /** How long each kind of mailed link works (DESIGN §16). */
 export const LINK_LIFETIME_MS: Record<AuthTokenPurpose, number> = {
-  password_reset: 30 * 60_000,
-  email_verification: 24 * 60 * 60_000,
+  password_reset: RESET_TOKEN_MINUTES * 60_000,
+  email_verification: VERIFY_TOKEN_HOURS * 60 * 60_000,
 };
 
 /**

@@ -39,6 +39,7 @@ const errors = {
   401: errorBodySchema,
   403: errorBodySchema,
   404: errorBodySchema,
+  409: errorBodySchema,
   429: errorBodySchema,
 };
 
@@ -73,6 +74,8 @@ export const accountSecurityRoutes =
       await tx.delete(pendingSignIns).where(eq(pendingSignIns.userId, user.id));
       const ended = await deleteSessions(tx, user.id, { except: keep });
       afterCommit(() => announceEndedSessions(ctx.bus, ended));
+      // The session that made the change keeps a copy of the account, old hash included.
+      afterCommit(() => ctx.bus.publish({ type: 'user-changed', userId: user.id }));
       if (hasVerifiedEmail(user)) {
         await enqueueMail(tx, [passwordChangedMail(user, how, now)]);
         afterCommit(() => ctx.wakeMail());
@@ -279,7 +282,7 @@ export const accountSecurityRoutes =
       },
       async (request) => {
         const user = requireUser(request);
-        return listSessions(db, user.id, request.sessionTokenHash, clock());
+        return listSessions(db, user.id, request.sessionTokenHash, ctx.sessionPolicy, clock());
       },
     );
 

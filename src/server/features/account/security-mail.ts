@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatUtc } from '../../lib/format-time.ts';
+import { RESET_TOKEN_MINUTES, VERIFY_TOKEN_HOURS } from '#shared/contracts/account-security.ts';
 import type { Mail } from '../mail/outbox.ts';
 
 // Security mail names the moment, the browser and the address, and always says what to do if it
@@ -19,11 +20,12 @@ export function resetLinkMail(
 ): Mail {
   return {
     dedupeKey: `password-reset:${keyOf(token)}`,
+    eraseBodyWhenSent: true,
     recipient: to.email,
     subject: 'Reset your SkillStake password',
     body:
       `Hi ${to.username},\n\nSomeone asked to reset the password of your SkillStake account. ` +
-      `To choose a new one, open this link within 30 minutes:\n\n${url}\n\n` +
+      `To choose a new one, open this link within ${RESET_TOKEN_MINUTES} minutes:\n\n${url}\n\n` +
       'The link works once. If you did not ask for it, ignore this mail: your password stays as it is.',
   };
 }
@@ -35,11 +37,12 @@ export function verificationMail(
 ): Mail {
   return {
     dedupeKey: `verify-email:${keyOf(token)}`,
+    eraseBodyWhenSent: true,
     recipient: to.email,
     subject: 'Confirm your e-mail address for SkillStake',
     body:
       `Hi ${to.username},\n\nTo confirm that this address belongs to your SkillStake account, ` +
-      `open this link within 24 hours:\n\n${url}\n\n` +
+      `open this link within ${VERIFY_TOKEN_HOURS} hours:\n\n${url}\n\n` +
       'Until it is confirmed, this address receives no password-reset links or payout notices.',
   };
 }
@@ -73,5 +76,21 @@ export function newSignInMail(
       `Hi ${to.username},\n\nYour account was signed in to from a browser or place it has not ` +
       `used before:\n\n  Browser: ${device.browser ?? 'Unknown browser'}\n  Address: ${device.address}\n` +
       `  When: ${formatUtc(at)}\n\nYour devices are listed at ${profileUrl}. ${IF_NOT_YOU}`,
+  };
+}
+
+export function emailChangedMail(
+  to: { id: number; username: string; email: string },
+  newEmail: string,
+  at: Date,
+): Mail {
+  return {
+    dedupeKey: `email-changed:${to.id}:${at.getTime()}`,
+    recipient: to.email,
+    subject: 'The e-mail address of your SkillStake account was changed',
+    body:
+      `Hi ${to.username},\n\nOn ${formatUtc(at)} the e-mail address of your SkillStake account ` +
+      `was changed from this one to ${newEmail}. Password-reset links now go to the new address ` +
+      `once it is confirmed.\n\n${IF_NOT_YOU}`,
   };
 }

@@ -7,6 +7,7 @@ import {
   SECURITY_MESSAGES,
   twoFactorCodeBodySchema,
   twoFactorDisableBodySchema,
+  twoFactorSetupBodySchema,
   twoFactorSetupResponseSchema,
 } from '#shared/contracts/account-security.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
@@ -59,6 +60,14 @@ export const twoFactorRoutes =
       if (perAddress.exceeded) throw tooManyAttempts(perAddress, 'codes from this address');
       await throttleAccount(userId, now);
     }
+    /** The account's password, or a 400 under the field: a session alone changes no factor. */
+    async function requirePassword(user: User, password: string): Promise<void> {
+      if (!(await verifyPassword(user.passwordHash, password))) {
+        throw new AppError('VALIDATION_FAILED', SECURITY_MESSAGES.currentPasswordWrong, {
+          fields: { password: SECURITY_MESSAGES.currentPasswordWrong },
+        });
+      }
+    }
     async function throttleAccount(userId: number, now: Date): Promise<void> {
       const perUser = await hitRateLimit(db, rateLimits.twoFactorPerUser, String(userId), now);
       if (perUser.exceeded) throw tooManyAttempts(perUser, 'codes for this account');
@@ -68,10 +77,15 @@ export const twoFactorRoutes =
       '/api/user/2fa/setup',
       {
         config: { access: 'user' },
-        schema: { response: { 200: twoFactorSetupResponseSchema, ...errors } },
+        schema: {
+          body: twoFactorSetupBodySchema,
+          response: { 200: twoFactorSetupResponseSchema, ...errors },
+        },
       },
       async (request) => {
         const user = requireUser(request);
+        await throttleAccount(user.id, clock());
+        await requirePassword(user, request.body.password);
         const secret = newTotpSecret();
         // A new set-up replaces one left unfinished; it never touches a secret already on.
         const [updated] = await db
@@ -134,11 +148,7 @@ export const twoFactorRoutes =
         if (!user.totpSecret) throw new AppError('CONFLICT', SECURITY_MESSAGES.twoFactorOff);
         await throttleCode(request.ip, user.id, now);
         // Both factors, so that a session left open on a shared computer cannot turn it off.
-        if (!(await verifyPassword(user.passwordHash, request.body.password))) {
-          throw new AppError('INVALID_CREDENTIALS', SECURITY_MESSAGES.currentPasswordWrong, {
-            fields: { password: SECURITY_MESSAGES.currentPasswordWrong },
-          });
-        }
+        await requirePassword(user, request.body.password);
         const updated = await inTransaction(db, async ({ tx, afterCommit }) => {
           if (!(await spendSecondFactor(tx, user, request.body.code, now))) throw invalidCode();
           const erased = await eraseTwoFactor(tx, user.id);

@@ -49,7 +49,7 @@ interface TwoFactorPlayer {
 /** A new player who has set up and enabled two-factor sign-in at the current time. */
 async function playerWithTwoFactor(): Promise<TwoFactorPlayer> {
   const { agent, user, password } = await signUp(t.app);
-  const setup = await agent.post('/api/user/2fa/setup');
+  const setup = await agent.post('/api/user/2fa/setup', { password });
   expect(setup.statusCode).toBe(200);
   const { secret } = setup.json<{ secret: string }>();
   const enable = await agent.post('/api/user/2fa/enable', { code: codeAt(secret, now) });
@@ -111,8 +111,14 @@ const expectSignInExpired = (response: LightMyRequestResponse) => {
 
 describe('setting up two-factor sign-in', () => {
   it('answers a secret, its otpauth URI and a QR code, then enables only with a right code', async () => {
-    const { agent, user } = await signUp(t.app);
-    const setup = await agent.post('/api/user/2fa/setup');
+    const { agent, user, password } = await signUp(t.app);
+    const wrong = await agent.post('/api/user/2fa/setup', { password: 'not-the-password' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { password: SECURITY_MESSAGES.currentPasswordWrong },
+    });
+    const setup = await agent.post('/api/user/2fa/setup', { password });
     expect(setup.statusCode).toBe(200);
     const { secret, otpauthUrl, qrCode } = setup.json<Record<string, string>>();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -162,7 +168,7 @@ describe('setting up two-factor sign-in', () => {
     const mails = await t.database.db.select().from(outbox);
     expect(mails.filter((mail) => mail.dedupeKey.includes(`:${user.id}:`))).toEqual([]);
 
-    const again = await agent.post('/api/user/2fa/setup');
+    const again = await agent.post('/api/user/2fa/setup', { password });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({
       code: 'CONFLICT',
@@ -181,7 +187,9 @@ describe('setting up two-factor sign-in', () => {
     const { agent, user, password } = await signUp(t.app, { email: 'verified@example.com' });
     await t.database.db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
     await t.bus.publish({ type: 'user-changed', userId: user.id });
-    const { secret } = (await agent.post('/api/user/2fa/setup')).json<{ secret: string }>();
+    const { secret } = (await agent.post('/api/user/2fa/setup', { password })).json<{
+      secret: string;
+    }>();
     expect(
       (await agent.post('/api/user/2fa/enable', { code: codeAt(secret, now) })).statusCode,
     ).toBe(200);
@@ -410,9 +418,9 @@ describe('turning two-factor sign-in off', () => {
       password: 'not-my-password',
       code,
     });
-    expect(wrongPassword.statusCode).toBe(401);
+    expect(wrongPassword.statusCode).toBe(400);
     expect(wrongPassword.json()).toMatchObject({
-      code: 'INVALID_CREDENTIALS',
+      code: 'VALIDATION_FAILED',
       fields: { password: SECURITY_MESSAGES.currentPasswordWrong },
     });
     expectInvalidCode(
@@ -523,7 +531,9 @@ describe('ADMIN_2FA_REQUIRED', () => {
     const asPlayer = await admin.agent.get(`/api/challenges/${challengeId}`);
     expect(JSON.stringify(asPlayer.json())).not.toContain('creator@example.com');
 
-    const { secret } = (await admin.agent.post('/api/user/2fa/setup')).json<{ secret: string }>();
+    const { secret } = (
+      await admin.agent.post('/api/user/2fa/setup', { password: 'admin-password' })
+    ).json<{ secret: string }>();
     const enable = await admin.agent.post('/api/user/2fa/enable', { code: codeAt(secret, now) });
     expect(enable.statusCode).toBe(200);
     expect((await admin.agent.get('/api/admin/users')).statusCode).toBe(200);

@@ -13,6 +13,7 @@ import { multipartForm, sampleFile } from '#tests/helpers/multipart.ts';
 import {
   createTestApp,
   expectLedgerHealthy,
+  markEmailVerified,
   signUp,
   type Agent,
   type TestApp,
@@ -378,6 +379,8 @@ describe('the rules', () => {
 describe('notifications', () => {
   it('a payout completed or failed is told once, beside the mail that says it', async () => {
     const owner = await player(30, 'owner@example.com');
+    // Payout notices are mailed only to a proven address (DESIGN §16).
+    await markEmailVerified(t.database, owner.user.id);
     const request = () =>
       owner.agent.post('/api/payouts', {
         amount: 10,

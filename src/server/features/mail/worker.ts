@@ -37,6 +37,14 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
   };
 }
 
+function carriesLink(metadata: unknown): boolean {
+  return (
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    (metadata as { eraseBodyWhenSent?: unknown }).eraseBodyWhenSent === true
+  );
+}
+
 interface WorkerLogger {
   info(object: object, message: string): void;
   error(object: object, message: string): void;
@@ -93,7 +101,13 @@ export async function deliverDueMail(
       });
       await db
         .update(outbox)
-        .set({ sentAt: new Date(), lastError: null })
+        .set({
+          sentAt: new Date(),
+          lastError: null,
+          ...(carriesLink(mail.metadata)
+            ? { body: '[erased once sent: it held a sign-in link]' }
+            : {}),
+        })
         .where(eq(outbox.id, mail.id));
       sent += 1;
     } catch (error) {

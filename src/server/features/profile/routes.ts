@@ -14,13 +14,15 @@ import {
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { emailChangedMail } from '../account/security-mail.ts';
 import { queueVerificationMail } from '../account/verification.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { DOCUMENT_TYPES } from '../../lib/file-type.ts';
 import { hitRateLimit } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
-import { loadPublicUser } from '../users/public-user.ts';
+import { hasVerifiedEmail, loadPublicUser } from '../users/public-user.ts';
 import { findLatestVerification, submitLicense } from './verification.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
@@ -49,29 +51,38 @@ export const profileRoutes =
         const { email } = request.body;
         const now = ctx.clock();
         // A new address must be proven again (DESIGN §16); the same address keeps its proof.
-        const { row: updated, mailed } = await inTransaction(ctx.db, async ({ tx }) => {
-          const [row] = await tx
-            .update(users)
-            .set({
-              email,
-              emailVerifiedAt: sql`case when ${users.email} = ${email} then ${users.emailVerifiedAt} end`,
-            })
-            .where(eq(users.id, user.id))
-            .returning();
-          if (!row) throw new Error(`signed-in user ${user.id} has no row`);
-          if (row.emailVerifiedAt) return { row, mailed: false };
-          // The SPEC's update always succeeds; past the limit it just mails no more links, so
-          // nobody can flood a stranger's mailbox by changing their own address back and forth.
-          const check = await hitRateLimit(
-            tx,
-            ctx.rateLimits.verificationMailPerUser,
-            String(user.id),
-            now,
-          );
-          if (check.exceeded) return { row, mailed: false };
-          await queueVerificationMail(tx, ctx.linkBase, row, email, now);
-          return { row, mailed: true };
-        });
+        const { row: updated, mailed } = await inTransaction(
+          ctx.db,
+          async ({ tx, afterCommit }) => {
+            const [row] = await tx
+              .update(users)
+              .set({
+                email,
+                emailVerifiedAt: sql`case when ${users.email} = ${email} then ${users.emailVerifiedAt} end`,
+              })
+              .where(eq(users.id, user.id))
+              .returning();
+            if (!row) throw new Error(`signed-in user ${user.id} has no row`);
+            // The old, proven address hears of the change: if it was not the player, it is their
+            // warning before a reset link can go to the new one.
+            if (hasVerifiedEmail(user) && user.email !== email) {
+              await enqueueMail(tx, [emailChangedMail(user, email, now)]);
+              afterCommit(() => ctx.wakeMail());
+            }
+            if (row.emailVerifiedAt) return { row, mailed: false };
+            // The SPEC's update always succeeds; past the limit it just mails no more links, so
+            // nobody can flood a stranger's mailbox by changing their own address back and forth.
+            const check = await hitRateLimit(
+              tx,
+              ctx.rateLimits.verificationMailPerUser,
+              String(user.id),
+              now,
+            );
+            if (check.exceeded) return { row, mailed: false };
+            await queueVerificationMail(tx, ctx.linkBase, row, email, now);
+            return { row, mailed: true };
+          },
+        );
         if (mailed) ctx.wakeMail();
         await ctx.bus.publish({ type: 'user-changed', userId: user.id });
         return loadPublicUser(ctx.db, updated, ctx.clock());

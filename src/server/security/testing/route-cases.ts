@@ -143,7 +143,10 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     { request: () => post('/api/login/2fa', { code: '123456' }), expect: everyone(401) },
   ],
   'POST /api/user/2fa/setup': [
-    { request: () => post('/api/user/2fa/setup'), expect: signedIn(200) },
+    {
+      request: () => post('/api/user/2fa/setup', { password: PASSWORD }),
+      expect: signedIn(200),
+    },
   ],
   'POST /api/user/2fa/enable': [
     {

@@ -32,13 +32,16 @@ export function useRequestPasswordReset() {
   return useMutation({ mutationFn: requestPasswordReset });
 }
 
-/** Sets the new password; a player it signs in is put in the cache, as a login does. */
+/**
+ * Sets the new password; a player it signs in is put in the cache, as a login does. When a code
+ * is still due, nobody is signed in: the reset ended every session, this browser's included.
+ */
 export function useCompletePasswordReset() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: completePasswordReset,
     onSuccess: (outcome) => {
-      if (!('twoFactorRequired' in outcome)) setSessionUser(queryClient, outcome);
+      setSessionUser(queryClient, 'twoFactorRequired' in outcome ? null : outcome);
     },
   });
 }

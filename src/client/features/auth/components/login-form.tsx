@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { LogIn } from 'lucide-react';
 import { Button } from '#client/components/ui/button.tsx';
 import { Field } from '#client/components/ui/field.tsx';
@@ -8,6 +8,7 @@ import { Input } from '#client/components/ui/input.tsx';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { lazyZodResolver } from '#client/lib/lazy-zod-resolver.ts';
 import { needsSecondStep, useLogin } from '../api/login.ts';
+import { opensOnSecondStep } from '../lib/second-step.ts';
 import { SecondStepForm } from './second-step-form.tsx';
 
 const FIELD_NAMES = ['username', 'password'] as const;
@@ -20,7 +21,11 @@ const resolver = lazyZodResolver(loadLoginSchema);
 
 /** SPEC §2's login; with two-factor sign-in on, the password step is followed by a code. */
 export function LoginForm() {
-  const [step, setStep] = useState<'password' | 'code'>('password');
+  // A password reset that still needs the code hands over here on its second step.
+  const search = useSearch();
+  const [step, setStep] = useState<'password' | 'code'>(() =>
+    opensOnSecondStep(search) ? 'code' : 'password',
+  );
   const [restartNotice, setRestartNotice] = useState<string>();
   if (step === 'code') {
     return (
@@ -47,11 +52,16 @@ function PasswordStepForm({
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors },
   } = useForm({
     resolver,
     defaultValues: { username: '', password: '' },
   });
+  // Back from an expired second step: the control that had the focus is gone; start again here.
+  useEffect(() => {
+    if (notice) setFocus('username');
+  }, [notice, setFocus]);
 
   const onSubmit = handleSubmit((values) => {
     login.mutate(values, {

@@ -12,7 +12,7 @@ import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { resetPasswordFormSchema, type ResetPasswordValues } from '#client/lib/password-forms.ts';
 import { toast } from '#client/lib/toast.ts';
 import { useCompletePasswordReset } from '../api/password-reset.ts';
-import { SECOND_STEP_NOTE, SECOND_STEP_STATE } from '../lib/second-step.ts';
+import { SECOND_STEP_NOTE, SECOND_STEP_PATH } from '../lib/second-step.ts';
 
 /** A link that is unknown, used or expired, whether the server says so by code or by field. */
 function isInvalidLink(error: unknown): error is ApiError {
@@ -59,7 +59,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         onSuccess: (outcome) => {
           if ('twoFactorRequired' in outcome) {
             toast({ title: 'PASSWORD RESET', description: SECOND_STEP_NOTE });
-            navigate('/auth', { state: SECOND_STEP_STATE });
+            navigate(SECOND_STEP_PATH);
             return;
           }
           toast({ title: 'PASSWORD RESET', description: SECURITY_MESSAGES.resetDone });

@@ -4,11 +4,8 @@ import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import { Button } from '#client/components/ui/button.tsx';
 import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
-import { ApiError } from '#client/lib/api-client.ts';
+import { ApiError, serverText } from '#client/lib/api-client.ts';
 import { useLoginSecondStep } from '../api/login-second-step.ts';
-
-/** The server's words without the status the API client puts first ("401: …"). */
-const serverText = (error: Error): string => error.message.replace(/^\d{3}: /, '');
 
 export interface SecondStepFormProps {
   /** Back to the password: the player asked, or the pending sign-in expired (with its message). */
@@ -45,8 +42,9 @@ export function SecondStepForm({ onRestart }: SecondStepFormProps) {
           onRestart(serverText(error));
           return;
         }
-        const fieldMessage = error instanceof ApiError ? error.fields?.code : undefined;
-        setError('code', { type: 'server', message: fieldMessage ?? serverText(error) });
+        const message =
+          error instanceof ApiError ? (error.fields?.code ?? serverText(error)) : error.message;
+        setError('code', { type: 'server', message });
       },
     });
   });

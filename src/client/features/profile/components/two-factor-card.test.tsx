@@ -32,6 +32,13 @@ function serve(initial: PublicUser) {
     const code = (body as { code?: string } | undefined)?.code;
     if (path === '/api/user') return jsonResponse(200, user);
     if (method === 'POST' && path === '/api/user/2fa/setup') {
+      if ((body as { password?: string } | undefined)?.password !== 'my-password') {
+        return jsonResponse(400, {
+          code: 'VALIDATION_FAILED',
+          message: SECURITY_MESSAGES.currentPasswordWrong,
+          fields: { password: SECURITY_MESSAGES.currentPasswordWrong },
+        });
+      }
       return jsonResponse(200, {
         secret: SECRET,
         otpauthUrl: `otpauth://totp/SkillStake:${user.username}?secret=${SECRET}`,
@@ -87,6 +94,14 @@ describe('the two-factor card', () => {
     const { person, card } = await renderCard(makeUser());
     expect(within(card).getByText('Off')).toBeInTheDocument();
 
+    // The password first: a wrong one is refused under its field.
+    await person.type(within(card).getByLabelText('Your password'), 'wrong-password');
+    await person.click(within(card).getByRole('button', { name: 'SET UP' }));
+    expect(
+      await within(card).findByText(SECURITY_MESSAGES.currentPasswordWrong),
+    ).toBeInTheDocument();
+    await person.clear(within(card).getByLabelText('Your password'));
+    await person.type(within(card).getByLabelText('Your password'), 'my-password');
     await person.click(within(card).getByRole('button', { name: 'SET UP' }));
 
     const qr = await within(card).findByRole('img', {
@@ -169,6 +184,7 @@ describe('the two-factor card', () => {
 
   it('can cancel a set-up', async () => {
     const { person, card } = await renderCard(makeUser());
+    await person.type(within(card).getByLabelText('Your password'), 'my-password');
     await person.click(within(card).getByRole('button', { name: 'SET UP' }));
     await person.click(await within(card).findByRole('button', { name: 'CANCEL' }));
     expect(within(card).getByRole('button', { name: 'SET UP' })).toBeInTheDocument();

@@ -22,7 +22,7 @@ import {
 } from '#client/components/ui/dialog.tsx';
 import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
-import { ApiError } from '#client/lib/api-client.ts';
+import { ApiError, serverText } from '#client/lib/api-client.ts';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { toast } from '#client/lib/toast.ts';
 import { useDisableTwoFactor } from '../api/disable-two-factor.ts';
@@ -35,7 +35,57 @@ const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 /** An error the server tied to none of the form's fields, in a toast. */
 function toastUnlessField(error: Error, fields: readonly string[]): void {
   if (error instanceof ApiError && fields.some((name) => error.fields?.[name])) return;
-  toast({ title: 'Two-factor sign-in', description: error.message, variant: 'destructive' });
+  toast({
+    title: 'Two-factor sign-in',
+    description: error instanceof ApiError ? serverText(error) : error.message,
+    variant: 'destructive',
+  });
+}
+
+/** The first step: the password, so that a session left open cannot lock its owner out. */
+function SetupStart({ setup }: { setup: ReturnType<typeof useSetupTwoFactor> }) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm({ defaultValues: { password: '' } });
+  const onSubmit = handleSubmit((values) =>
+    setup.mutate(values, {
+      onError: (error) => {
+        applyServerFieldErrors(error, setError, ['password']);
+        toastUnlessField(error, ['password']);
+      },
+    }),
+  );
+  return (
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4">
+      <p className="text-sm text-slate-300">
+        Add a code from an authenticator app to every sign-in, so a stolen password alone cannot
+        open your account.
+      </p>
+      <Field label="Your password" error={errors.password?.message}>
+        {(control) => (
+          <Input
+            {...control}
+            type="password"
+            autoComplete="current-password"
+            {...register('password')}
+          />
+        )}
+      </Field>
+      <Button
+        type="submit"
+        variant="outline"
+        size="sm"
+        className="w-full"
+        disabled={setup.isPending}
+      >
+        <KeyRound aria-hidden="true" />
+        {setup.isPending ? 'PREPARING...' : 'SET UP'}
+      </Button>
+    </form>
+  );
 }
 
 function SetupStep({
@@ -331,22 +381,7 @@ export function TwoFactorCard({ user, onFinished }: TwoFactorCardProps) {
       <DisableDialog onDisabled={focusTitle} />
     </>
   ) : (
-    <>
-      <p className="text-sm text-slate-300">
-        Add a code from an authenticator app to every sign-in, so a stolen password alone cannot
-        open your account.
-      </p>
-      <Button
-        variant="outline"
-        size="sm"
-        className="w-full"
-        disabled={setup.isPending}
-        onClick={() => setup.mutate(undefined, { onError: (error) => toastUnlessField(error, []) })}
-      >
-        <KeyRound aria-hidden="true" />
-        {setup.isPending ? 'PREPARING...' : 'SET UP'}
-      </Button>
-    </>
+    <SetupStart setup={setup} />
   );
 
   return (
