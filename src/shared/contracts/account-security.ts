@@ -1,5 +1,6 @@
 import { z } from '../validation.ts';
 import { PASSWORD_MAX, passwordSchema, USERNAME_MAX } from './auth.ts';
+import { publicUserSchema } from './user.ts';
 
 /** Account security past the SPEC (DESIGN §16): passwords, mailed links, two-factor, devices. */
 export const SECURITY_MESSAGES = {
@@ -96,6 +97,9 @@ export const recoveryCodesResponseSchema = z.object({ recoveryCodes: z.array(z.s
 
 /** `POST /api/login` for an account with two-factor sign-in: no session yet, a code is due. */
 export const twoFactorRequiredSchema = z.object({ twoFactorRequired: z.literal(true) });
+
+/** What a password step answers: the signed-in user, or word that a code is due first. */
+export const signInResponseSchema = z.union([publicUserSchema, twoFactorRequiredSchema]);
 
 export const sessionViewSchema = z.object({
   id: z.number().int(),

@@ -10,10 +10,9 @@ import {
   SECURITY_MESSAGES,
   sessionIdParamsSchema,
   sessionViewSchema,
-  twoFactorRequiredSchema,
+  signInResponseSchema,
   verifyEmailBodySchema,
 } from '#shared/contracts/account-security.ts';
-import { publicUserSchema } from '#shared/contracts/auth.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
@@ -184,7 +183,7 @@ export const accountSecurityRoutes =
         config: { access: 'public' },
         schema: {
           body: passwordResetCompleteBodySchema,
-          response: { 200: z.union([publicUserSchema, twoFactorRequiredSchema]), ...errors },
+          response: { 200: signInResponseSchema, ...errors },
         },
       },
       async (request, reply) => {

@@ -6,7 +6,7 @@ import {
   publicUserSchema,
   registerBodySchema,
 } from '#shared/contracts/auth.ts';
-import { twoFactorRequiredSchema } from '#shared/contracts/account-security.ts';
+import { signInResponseSchema } from '#shared/contracts/account-security.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
@@ -97,7 +97,7 @@ export const authRoutes =
         schema: {
           body: loginBodySchema,
           // A player with two-factor sign-in on gets no session yet: a code is due (DESIGN §16).
-          response: { 200: z.union([publicUserSchema, twoFactorRequiredSchema]), ...errors },
+          response: { 200: signInResponseSchema, ...errors },
         },
       },
       async (request, reply) => {

@@ -11,14 +11,11 @@ export type LoginInput = z.output<typeof loginBodySchema>;
 export type LoginResult = PublicUser | { twoFactorRequired: true };
 
 // Loaded on first use, as the user's contract is: this module is in the entry chunk.
-const loadLoginResultSchema = loadedOnce(async () => {
-  const [{ publicUserSchema }, { twoFactorRequiredSchema }, { z }] = await Promise.all([
-    import('#shared/contracts/user.ts'),
-    import('#shared/contracts/account-security.ts'),
-    import('#shared/validation.ts'),
-  ]);
-  return z.union([publicUserSchema, twoFactorRequiredSchema]);
-});
+// Only the finished schema leaves its module: handing zod's `z` itself around would make the
+// bundler keep all of zod (its locales and JSON-schema tools included) in the lobby's chunk.
+const loadLoginResultSchema = loadedOnce(
+  async () => (await import('#shared/contracts/account-security.ts')).signInResponseSchema,
+);
 
 export function login(body: LoginInput): Promise<LoginResult> {
   return postJson('/api/login', body, loadLoginResultSchema);

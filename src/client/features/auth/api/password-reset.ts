@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   messageResponseSchema,
-  twoFactorRequiredSchema,
+  signInResponseSchema,
   type PasswordResetBody,
   type PasswordResetCompleteBody,
 } from '#shared/contracts/account-security.ts';
-import { publicUserSchema, type PublicUser } from '#shared/contracts/user.ts';
+import type { PublicUser } from '#shared/contracts/user.ts';
 import { postJson } from '#client/lib/api-client.ts';
 import { setSessionUser } from './session-cache.ts';
 
@@ -20,12 +20,10 @@ export function requestPasswordReset(body: PasswordResetBody): Promise<{ message
  */
 export type PasswordResetOutcome = PublicUser | { twoFactorRequired: true };
 
-const completionSchema = twoFactorRequiredSchema.or(publicUserSchema);
-
 export function completePasswordReset(
   body: PasswordResetCompleteBody,
 ): Promise<PasswordResetOutcome> {
-  return postJson('/api/password-reset/complete', body, completionSchema);
+  return postJson('/api/password-reset/complete', body, signInResponseSchema);
 }
 
 export function useRequestPasswordReset() {
