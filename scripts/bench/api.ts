@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from '../../src/server/db/client.ts';
 import { runMigrations } from '../../src/server/db/migrate.ts';
+import { dbIpLocator } from '../../src/server/lib/geo-locator.ts';
 import {
   median,
   seedPlayers,
@@ -124,6 +125,28 @@ async function run(url: string) {
   }
 }
 
+/**
+ * The city lookup of DESIGN §11, which registration, deposits, creating and accepting (and each
+ * sign-in) make once: its cost per call beside the requests above, on random public IPv4
+ * addresses, after the database is loaded (as the server loads it at start-up).
+ */
+async function measureGeoLookups(): Promise<{ loadMs: number; microseconds: number }> {
+  const geo = dbIpLocator();
+  const loadStart = performance.now();
+  await geo.preload();
+  const loadMs = performance.now() - loadStart;
+  const addresses = Array.from({ length: 200_000 }, () => {
+    // 1–223 in the first octet, the public unicast space (private ones are not looked up).
+    const octets = [1 + Math.floor(Math.random() * 223), 0, 0, 0].map((value, index) =>
+      index === 0 ? value : Math.floor(Math.random() * 256),
+    );
+    return octets.join('.');
+  });
+  const start = performance.now();
+  for (const address of addresses) await geo.locate(address);
+  return { loadMs, microseconds: ((performance.now() - start) * 1000) / addresses.length };
+}
+
 let failed: boolean;
 try {
   const results = await withTemporaryDatabase('skillstake_bench_api', run);
@@ -156,6 +179,14 @@ try {
       ) +
       `\n\nGET /api/challenges / bare Fastify route: ${(challenges * 100).toFixed(0)}% ` +
       '(target ≥ 50%)\n',
+  );
+  const geo = await measureGeoLookups();
+  const slowest = Math.min(...summary.map((row) => row.requestsPerSecond));
+  process.stdout.write(
+    `City lookup (GEO_CHECK, money routes and sign-ins only): database loaded in ` +
+      `${geo.loadMs.toFixed(0)} ms, then ${geo.microseconds.toFixed(1)} µs a lookup, ` +
+      `${((geo.microseconds / (1_000_000 / slowest)) * 100).toFixed(1)}% of the time the ` +
+      `slowest route above takes per request (1 / its requests per second)\n`,
   );
 } catch (error) {
   failed = true;

@@ -4,6 +4,7 @@ import type { SessionPolicy } from './features/auth/sessions.ts';
 import { SessionCache } from './features/auth/session-cache.ts';
 import { createLedger, type Ledger } from './features/ledger/ledger.ts';
 import type { EventBus } from './lib/event-bus.ts';
+import { dbIpLocator, noGeoLocator, type GeoLocator } from './lib/geo-locator.ts';
 import type { RateRule } from './lib/rate-limiter.ts';
 
 export interface RateLimits {
@@ -74,6 +75,8 @@ export interface AppContext {
   linkBase: string;
   /** Delivers queued mail now, not at the worker's next tick: a person waits for a reset link. */
   wakeMail(): void;
+  /** Where a client's address is (DESIGN §11); knows nothing when GEO_CHECK is off. */
+  geo: GeoLocator;
 }
 
 /**
@@ -88,6 +91,7 @@ export function createAppContext(options: {
   rateLimits?: Partial<RateLimits>;
   wrapLedger?: (ledger: Ledger) => Ledger;
   wakeMail?: () => void;
+  geo?: GeoLocator;
 }): AppContext {
   const { env, database, bus } = options;
   const ledger = createLedger(bus);
@@ -107,5 +111,6 @@ export function createAppContext(options: {
     publicOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
     linkBase: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     wakeMail: options.wakeMail ?? (() => {}),
+    geo: options.geo ?? (env.GEO_CHECK ? dbIpLocator() : noGeoLocator),
   };
 }

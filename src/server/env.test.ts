@@ -56,4 +56,25 @@ describe('parseEnv', () => {
       expect(() => parseEnv({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be false/);
     }
   });
+
+  it('reads EXCLUDED_STATES as state codes or none, with DESIGN §11 list by default', () => {
+    expect(parseEnv({}).EXCLUDED_STATES).toEqual([
+      'AR',
+      'AZ',
+      'DE',
+      'LA',
+      'MD',
+      'MT',
+      'SC',
+      'SD',
+      'TN',
+    ]);
+    expect(parseEnv({ EXCLUDED_STATES: ' tn, ny,TN ' }).EXCLUDED_STATES).toEqual(['TN', 'NY']);
+    expect(parseEnv({ EXCLUDED_STATES: 'none' }).EXCLUDED_STATES).toEqual([]);
+    expect(() => parseEnv({ EXCLUDED_STATES: 'TN,Texas,XX' })).toThrow(
+      'EXCLUDED_STATES: must be US state codes separated by commas (AR,AZ,…); not a state: TEXAS, XX',
+    );
+    expect(parseEnv({}).GEO_CHECK).toBe(true);
+    expect(parseEnv({ GEO_CHECK: 'false' }).GEO_CHECK).toBe(false);
+  });
 });

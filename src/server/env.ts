@@ -1,5 +1,6 @@
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { DEFAULT_EXCLUDED_STATES, isStateCode, type StateCode } from '#shared/us-states.ts';
 import type { ProxyTrust } from './lib/trusted-proxy.ts';
 
 /**
@@ -35,6 +36,27 @@ const trustProxy = z.string().transform((text, ctx): ProxyTrust => {
   }
   ctx.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
   return z.NEVER;
+});
+
+/**
+ * `EXCLUDED_STATES`: two-letter codes separated by commas, or `none` to refuse no state (an empty
+ * variable means unset, as everywhere, and so the default list).
+ */
+const excludedStates = z.string().transform((text, ctx): StateCode[] => {
+  if (text.trim().toLowerCase() === 'none') return [];
+  const codes = text
+    .split(',')
+    .map((entry) => entry.trim().toUpperCase())
+    .filter(Boolean);
+  const unknown = codes.filter((code) => !isStateCode(code));
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be US state codes separated by commas (AR,AZ,…); not a state: ${unknown.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(codes as StateCode[])];
 });
 
 const envSchema = z.object({
@@ -161,6 +183,13 @@ const envSchema = z.object({
    * 403 and the admin page shows the set-up. Turning it off is for closed test deployments only.
    */
   ADMIN_2FA_REQUIRED: booleanFlag.default(true),
+  /** Where cash play is refused (DESIGN §11), declared by the player or located by address. */
+  EXCLUDED_STATES: excludedStates.default([...DEFAULT_EXCLUDED_STATES]),
+  /**
+   * Locate the client's address in the offline city database on registration, deposits, creating
+   * and accepting (DESIGN §11). Off only for development on addresses the database would misplace.
+   */
+  GEO_CHECK: booleanFlag.default(true),
   CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
   CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
 });

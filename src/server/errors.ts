@@ -30,6 +30,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INVALID_TOKEN: 400,
   INVALID_CODE: 401,
   TWO_FACTOR_SETUP_REQUIRED: 403,
+  LOCATION_NOT_ALLOWED: 403,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

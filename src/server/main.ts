@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.ts';
+import { dbIpLocator } from './lib/geo-locator.ts';
 import { FAIR_PLAY_INTERVAL_MS } from './features/challenges/worker.ts';
 import { openDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
@@ -100,6 +101,16 @@ async function main(): Promise<void> {
   process.once('SIGINT', (signal) => void stop(signal));
 
   await app.listen({ port: env.PORT, host: env.HOST });
+  if (env.GEO_CHECK) {
+    // Read now, in the background, so the first player from a public address does not wait for
+    // it; a failure here is a broken install, and every lookup would fail the same way.
+    dbIpLocator()
+      .preload()
+      .then(
+        () => app.log.info('city database loaded (GEO_CHECK)'),
+        (error: unknown) => app.log.error({ err: error }, 'the city database could not be read'),
+      );
+  }
 }
 
 main().catch((error: unknown) => {

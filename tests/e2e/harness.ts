@@ -128,6 +128,7 @@ export async function registerPlayer(
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Phone Number').fill('+1 555 010 9999');
   await page.getByLabel('Email (optional)').fill(`${username}@example.com`);
+  await page.getByLabel('State').selectOption({ label: 'New York' });
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
   await page.waitForURL(`${baseUrl}/`);

@@ -92,6 +92,7 @@ async function register(context: BrowserContext, username: string): Promise<Page
   await page.getByLabel('Username', { exact: true }).fill(username);
   await page.getByLabel('Password', { exact: true }).fill('voice-password');
   await page.getByLabel('Phone Number').fill('+1 555 010 7777');
+  await page.getByLabel('State').selectOption({ label: 'New York' });
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
   await page.waitForURL(`${app.baseUrl}/`);
@@ -183,6 +184,7 @@ describe('voice chat between the two players of a challenge', () => {
       await outsider.getByLabel('Username', { exact: true }).fill(`voice_c_${suffix}`);
       await outsider.getByLabel('Password', { exact: true }).fill('voice-password');
       await outsider.getByLabel('Phone Number').fill('+1 555 010 7778');
+      await outsider.getByLabel('State').selectOption({ label: 'New York' });
       await outsider.getByRole('checkbox').check();
       await outsider.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
       await outsider.waitForURL(`${app.baseUrl}/`);

@@ -28,6 +28,7 @@ export function makeUser(overrides: Partial<PublicUser> = {}): PublicUser {
     suspension: null,
     emailVerified: false,
     twoFactorEnabled: false,
+    state: null,
     ...overrides,
   };
 }

@@ -108,6 +108,8 @@ export const sessionViewSchema = z.object({
   /** "Chrome 131 on Windows", from the User-Agent; null when the browser sent none. */
   browser: z.string().nullable(),
   address: z.string().nullable(),
+  /** "Knoxville, Tennessee, US": where the address was located at sign-in (DESIGN §11). */
+  place: z.string().nullable(),
   createdAt: z.string(),
   lastSeenAt: z.string(),
 });

@@ -194,6 +194,8 @@ export const AUDIT_ACTIONS = [
   'user.suspend',
   'user.unsuspend',
   'report.resolve',
+  /** A player moved to another US state (DESIGN §11): the actor is the player. */
+  'user.state_change',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

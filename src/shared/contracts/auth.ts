@@ -1,3 +1,4 @@
+import { LOCATION_MESSAGES, STATE_CODES } from '../us-states.ts';
 import { z } from '../validation.ts';
 
 export { publicUserSchema, type PublicUser } from './user.ts';
@@ -58,6 +59,21 @@ export const optionalEmailSchema = z
   .optional()
   .transform((value) => (value ? value.toLowerCase() : undefined));
 
+/** A US state or DC by its two-letter code (DESIGN §11). */
+export const stateCodeSchema = z.enum(STATE_CODES, LOCATION_MESSAGES.stateInvalid);
+
+/** A state that must be given: none (or the select's empty choice) asks for one. */
+const requiredStateSchema = z.enum(STATE_CODES, {
+  error: (issue) =>
+    issue.input === undefined || issue.input === ''
+      ? LOCATION_MESSAGES.stateRequired
+      : LOCATION_MESSAGES.stateInvalid,
+});
+
+/** `PATCH /api/user`: the player moves to another state (DESIGN §11). */
+export const updateStateBodySchema = z.strictObject({ state: requiredStateSchema });
+export type UpdateStateBody = z.input<typeof updateStateBodySchema>;
+
 /** Deleted accounts are renamed `deleted_user_<id>` so that their names are free again. */
 export const DELETED_USERNAME_PREFIX = 'deleted_user_';
 
@@ -67,8 +83,13 @@ export const registerBodySchema = z.strictObject({
   phoneNumber: phoneNumberSchema,
   email: optionalEmailSchema,
   isOver18: z.literal(true, AUTH_MESSAGES.age),
+  /** The player's US state (DESIGN §11); a SPEC client leaves it out, and its word is the box. */
+  state: stateCodeSchema.optional(),
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;
+
+/** The registration form: the API takes a SPEC registration without a state, the form asks. */
+export const registerFormSchema = registerBodySchema.extend({ state: requiredStateSchema });
 
 export const loginBodySchema = z.strictObject({
   username: z

@@ -36,5 +36,7 @@ export const ERROR_CODES = [
   'INVALID_CODE',
   /** An admin route refused to an admin without two-factor sign-in (DESIGN §16). */
   'TWO_FACTOR_SETUP_REQUIRED',
+  /** Cash play refused where it is not allowed (DESIGN §11): a declared or located state, abroad. */
+  'LOCATION_NOT_ALLOWED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -73,5 +73,7 @@ export type UploadLicenseResponse = z.infer<typeof uploadLicenseResponseSchema>;
 export const profileConfigSchema = z.object({
   /** The separate free site linked from the profile (`FREE_SITE_URL`); null hides the link. */
   freeSiteUrl: z.string().nullable(),
+  /** Where cash play is refused (`EXCLUDED_STATES`, DESIGN §11), by state code. */
+  excludedStates: z.array(z.string()),
 });
 export type ProfileConfig = z.infer<typeof profileConfigSchema>;

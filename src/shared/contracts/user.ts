@@ -32,5 +32,7 @@ export const publicUserSchema = z.object({
   emailVerified: z.boolean(),
   /** Whether sign-in asks for an authenticator code after the password (DESIGN §16). */
   twoFactorEnabled: z.boolean(),
+  /** The US state the player says they are in (DESIGN §11), by its code; null if never given. */
+  state: z.string().nullable(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;

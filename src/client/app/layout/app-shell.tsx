@@ -42,6 +42,16 @@ function Footer() {
           locations.
         </p>
         <p>Play responsibly. Only stake what you can afford to lose.</p>
+        {/* Where cash play is allowed is checked with DB-IP's data, whose licence (CC BY 4.0)
+            asks for this credit on the pages that use it. */}
+        <p>
+          <a
+            href="https://db-ip.com"
+            className="rounded-sm text-slate-300 underline underline-offset-4 hover:text-accent"
+          >
+            IP Geolocation by DB-IP
+          </a>
+        </p>
       </div>
     </footer>
   );

@@ -21,6 +21,7 @@ import { ContactInfoCard } from '#client/features/profile/components/contact-inf
 import { DevicesCard } from '#client/features/profile/components/devices-card.tsx';
 import { FreeSiteCard } from '#client/features/profile/components/free-site-card.tsx';
 import { IdVerificationCard } from '#client/features/profile/components/id-verification-card.tsx';
+import { LocationCard } from '#client/features/profile/components/location-card.tsx';
 import { PasswordCard } from '#client/features/profile/components/password-card.tsx';
 import { TwoFactorCard } from '#client/features/profile/components/two-factor-card.tsx';
 
@@ -112,6 +113,7 @@ export function ProfilePage({ user }: { user: PublicUser }) {
             </CardContent>
           </Card>
           <ContactInfoCard user={user} />
+          <LocationCard user={user} />
           <PasswordCard />
           <TwoFactorCard user={user} />
           <IdVerificationCard />

@@ -19,6 +19,13 @@ export const sessions = pgTable(
     /** What the devices list shows (DESIGN §16): the browser's User-Agent and client address. */
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
+    /**
+     * Where the address was located at sign-in (DESIGN §11): the country, the US state by code,
+     * and the label the devices list shows. Null for private and unknown addresses.
+     */
+    placeCountry: text('place_country'),
+    placeState: text('place_state'),
+    placeLabel: text('place_label'),
   },
   (table) => [
     uniqueIndex('sessions_id_key').on(table.id),

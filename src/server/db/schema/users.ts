@@ -43,6 +43,11 @@ export const users = pgTable(
     totpSecret: text('totp_secret'),
     totpPendingSecret: text('totp_pending_secret'),
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /**
+     * The US state the player says they are in, by code (DESIGN §11); null for an account made
+     * without one (a SPEC client), whose word is its permitted-location box.
+     */
+    state: text('state'),
   },
   (table) => [
     // Usernames are unique whatever their case: "Alice" and "alice" are one player.

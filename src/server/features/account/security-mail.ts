@@ -64,7 +64,7 @@ export function passwordChangedMail(
 
 export function newSignInMail(
   to: { id: number; username: string; email: string },
-  device: { browser: string | null; address: string },
+  device: { browser: string | null; address: string; place: string | null },
   at: Date,
   profileUrl: string,
 ): Mail {
@@ -75,6 +75,7 @@ export function newSignInMail(
     body:
       `Hi ${to.username},\n\nYour account was signed in to from a browser or place it has not ` +
       `used before:\n\n  Browser: ${device.browser ?? 'Unknown browser'}\n  Address: ${device.address}\n` +
+      (device.place ? `  Place: ${device.place}\n` : '') +
       `  When: ${formatUtc(at)}\n\nYour devices are listed at ${profileUrl}. ${IF_NOT_YOU}`,
   };
 }

@@ -77,7 +77,7 @@ async function openSocket(agent: Agent): Promise<{ closed: Promise<number> }> {
 
 describe('DELETE /api/admin/users/:id', () => {
   it('ends sessions and sockets, settles challenges and payouts, sweeps the balance and erases the person', async () => {
-    const victim = await signUp(t.app, { email: 'victim@example.com' });
+    const victim = await signUp(t.app, { email: 'victim@example.com', state: 'OH' });
     const opponent = await signUp(t.app);
     const victimId = victim.user.id;
     const oldName = victim.user.username;
@@ -175,6 +175,7 @@ describe('DELETE /api/admin/users/:id', () => {
       username: deletedUsername(victimId),
       email: null,
       phoneNumber: null,
+      state: null,
       avatarUrl: null,
       isAdmin: false,
       emailVerifiedAt: null,

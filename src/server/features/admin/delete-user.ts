@@ -156,6 +156,7 @@ export async function deleteUser(
         passwordHash: unusablePasswordHash,
         email: null,
         phoneNumber: null,
+        state: null,
         avatarUrl: null,
         isAdmin: false,
         emailVerifiedAt: null,

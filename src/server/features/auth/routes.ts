@@ -14,6 +14,7 @@ import { AppError } from '../../errors.ts';
 import { hitRateLimit, resetRateLimit } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { queueVerificationMail } from '../account/verification.ts';
+import { requirePlayableLocation } from '../compliance/location.ts';
 import { loadPublicUser, toPublicUser } from '../users/public-user.ts';
 import { findUserByUsername, insertUser } from '../users/repository.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
@@ -55,6 +56,7 @@ export const authRoutes =
         const check = await hitRateLimit(db, rateLimits.registerPerAddress, request.ip, clock());
         if (check.exceeded) throw tooManyAttempts(check, 'registrations from this address');
         const body = request.body;
+        await requirePlayableLocation(ctx, request, body.state ?? null, 'state');
         // Deleted accounts are renamed deleted_user_<id>; nobody may register into that space.
         if (body.username.toLowerCase().startsWith(DELETED_USERNAME_PREFIX)) {
           throw new AppError('USERNAME_TAKEN', AUTH_MESSAGES.usernameReserved, {
@@ -72,6 +74,7 @@ export const authRoutes =
           phoneNumber: body.phoneNumber,
           email: body.email ?? null,
           isOver18: true,
+          state: body.state ?? null,
         });
         // Two registrations of one name can pass the check above together; the unique index
         // lets only one insert through.

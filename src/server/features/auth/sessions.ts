@@ -4,6 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { sessions } from '../../db/schema/sessions.ts';
 import { users, type User } from '../../db/schema/users.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
+import type { Place } from '../../lib/geo-locator.ts';
 import type { CachedSession, SessionCache } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'sid';
@@ -27,7 +28,7 @@ export async function createSession(
   userId: number,
   policy: SessionPolicy,
   now: Date,
-  device: { userAgent: string | null; ipAddress: string | null } = {
+  device: { userAgent: string | null; ipAddress: string | null; place?: Place | null } = {
     userAgent: null,
     ipAddress: null,
   },
@@ -43,6 +44,9 @@ export async function createSession(
     // A User-Agent is the browser's to write: keep what a person could read, not a megabyte.
     userAgent: device.userAgent?.slice(0, 512) ?? null,
     ipAddress: device.ipAddress,
+    placeCountry: device.place?.country ?? null,
+    placeState: device.place?.state ?? null,
+    placeLabel: device.place?.label ?? null,
   });
   return { token, expiresAt };
 }

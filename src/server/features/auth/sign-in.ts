@@ -34,13 +34,21 @@ export async function startSession(
   const previous = request.cookies[SESSION_COOKIE];
   if (previous) await revokeSession(ctx.db, ctx.bus, hashToken(previous));
   const now = ctx.clock();
-  const device = { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip };
+  const device = {
+    userAgent: request.headers['user-agent'] ?? null,
+    ipAddress: request.ip,
+    place: await ctx.geo.locate(request.ip),
+  };
   const { token } = await createSession(ctx.db, user.id, ctx.sessionPolicy, now, device);
   if ((await recordDevice(ctx.db, user.id, device, now)) === 'new' && hasVerifiedEmail(user)) {
     await enqueueMail(ctx.db, [
       newSignInMail(
         user,
-        { browser: describeBrowser(device.userAgent), address: device.ipAddress },
+        {
+          browser: describeBrowser(device.userAgent),
+          address: device.ipAddress,
+          place: device.place?.label ?? null,
+        },
         now,
         `${ctx.linkBase}/profile`,
       ),

@@ -22,6 +22,7 @@ import type { User } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import { IMAGE_TYPES } from '../../lib/file-type.ts';
 import { requireViewer } from '../../plugins/access.ts';
+import { requirePlayerLocation } from '../compliance/location.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import type { FileStore } from '../uploads/store.ts';
 import { ChallengePageCache, preferredEncoding, type PageEncoding } from './page-cache.ts';
@@ -151,6 +152,7 @@ export const challengeRoutes =
       },
       async (request, reply) => {
         const user = requireViewer(request);
+        await requirePlayerLocation(ctx, request, user.id);
         const id = await createChallenge(ctx, user.id, request.body);
         return reply.code(201).send(await viewOf(id, user));
       },
@@ -164,6 +166,7 @@ export const challengeRoutes =
       },
       async (request) => {
         const user = requireViewer(request);
+        await requirePlayerLocation(ctx, request, user.id);
         await acceptChallenge(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
       },

@@ -18,6 +18,7 @@ import { centsToDollarNumber } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { requirePlayerLocation } from '../compliance/location.ts';
 import { selectPaymentProviders } from './providers/select-providers.ts';
 import { startPaymentReconciliation } from './reconcile.ts';
 import { sandboxPaymentRoutes } from './sandbox-routes.ts';
@@ -107,6 +108,8 @@ export const paymentRoutes =
       },
       async (request) => {
         const user = requireUser(request);
+        // Refused before any provider is called (DESIGN §11).
+        await requirePlayerLocation(deps.ctx, request, user.id);
         return createCardDeposit(deps, {
           userId: user.id,
           amountCents: request.body.amount,
@@ -154,6 +157,7 @@ export const paymentRoutes =
       },
       async (request) => {
         const user = requireUser(request);
+        await requirePlayerLocation(deps.ctx, request, user.id);
         return createCryptoDeposit(deps, { userId: user.id, amountCents: request.body.amount });
       },
     );
@@ -188,6 +192,7 @@ export const paymentRoutes =
       },
       async (request, reply) => {
         const user = requireUser(request);
+        await requirePlayerLocation(deps.ctx, request, user.id);
         const { paymentId } = await recordManualCryptoDeposit(deps, {
           userId: user.id,
           amountCents: request.body.amount,

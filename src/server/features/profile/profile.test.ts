@@ -42,10 +42,11 @@ async function verificationsOf(userId: number) {
 }
 
 describe('GET /api/profile/config', () => {
-  it('gives the free site link from FREE_SITE_URL', async () => {
+  it('gives the free site link from FREE_SITE_URL, and the states where cash play is refused', async () => {
     const { agent } = await signUp(t.app);
     expect((await agent.get('/api/profile/config')).json()).toEqual({
       freeSiteUrl: 'https://free.example.com/',
+      excludedStates: ['AR', 'AZ', 'DE', 'LA', 'MD', 'MT', 'SC', 'SD', 'TN'],
     });
   });
 });

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { publicUserSchema } from '#shared/contracts/auth.ts';
+import { publicUserSchema, updateStateBodySchema } from '#shared/contracts/auth.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
   LICENSE_FIELD,
@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { emailChangedMail } from '../account/security-mail.ts';
+import { recordAudit } from '../audit/audit-log.ts';
 import { queueVerificationMail } from '../account/verification.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { DOCUMENT_TYPES } from '../../lib/file-type.ts';
@@ -37,7 +38,10 @@ export const profileRoutes =
         config: { access: 'user' },
         schema: { response: { 200: profileConfigSchema, ...errors } },
       },
-      async () => ({ freeSiteUrl: ctx.env.FREE_SITE_URL ?? null }),
+      async () => ({
+        freeSiteUrl: ctx.env.FREE_SITE_URL ?? null,
+        excludedStates: ctx.env.EXCLUDED_STATES,
+      }),
     );
 
     app.post(
@@ -84,6 +88,44 @@ export const profileRoutes =
           },
         );
         if (mailed) ctx.wakeMail();
+        await ctx.bus.publish({ type: 'user-changed', userId: user.id });
+        return loadPublicUser(ctx.db, updated, ctx.clock());
+      },
+    );
+
+    app.patch(
+      '/api/user',
+      {
+        config: { access: 'user' },
+        schema: { body: updateStateBodySchema, response: { 200: publicUserSchema, ...errors } },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        const { state } = request.body;
+        // The player's word, recorded with what it replaced (DESIGN §11). Moving into an excluded
+        // state is allowed: from then on deposits and stakes are refused, payouts never are.
+        const updated = await inTransaction(ctx.db, async ({ tx }) => {
+          const [before] = await tx
+            .select({ state: users.state })
+            .from(users)
+            .where(eq(users.id, user.id))
+            .for('update');
+          const [row] = await tx
+            .update(users)
+            .set({ state })
+            .where(eq(users.id, user.id))
+            .returning();
+          if (!before || !row) throw new Error(`signed-in user ${user.id} has no row`);
+          if (before.state !== state) {
+            await recordAudit(tx, {
+              actorUserId: user.id,
+              action: 'user.state_change',
+              target: { type: 'user', id: user.id },
+              details: { from: before.state, to: state },
+            });
+          }
+          return row;
+        });
         await ctx.bus.publish({ type: 'user-changed', userId: user.id });
         return loadPublicUser(ctx.db, updated, ctx.clock());
       },

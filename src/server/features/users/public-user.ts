@@ -36,6 +36,7 @@ export function toPublicUser(
     suspension: suspensionOf(user, now),
     emailVerified: hasVerifiedEmail(user),
     twoFactorEnabled: user.totpSecret !== null,
+    state: user.state,
   };
 }
 

@@ -162,6 +162,12 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   ],
   'GET /api/transactions': [{ request: () => get('/api/transactions'), expect: signedIn(200) }],
   'GET /api/profile/config': [{ request: () => get('/api/profile/config'), expect: signedIn(200) }],
+  'PATCH /api/user': [
+    {
+      request: () => ({ method: 'PATCH', url: '/api/user', payload: { state: 'NY' } }),
+      expect: signedIn(200),
+    },
+  ],
   'POST /api/user/update-email': [
     {
       request: () => post('/api/user/update-email', { email: 'new@example.com' }),

@@ -12,6 +12,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.suspend': 'User suspended',
   'user.unsuspend': 'Suspension lifted',
   'report.resolve': 'Report resolved',
+  'user.state_change': 'State changed',
 };
 
 export function auditActionLabel(action: AuditAction): string {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { AUTH_MESSAGES } from '#shared/contracts/auth.ts';
+import { LOCATION_MESSAGES } from '#shared/us-states.ts';
 import {
   jsonResponse,
   makeUser,
@@ -56,6 +57,9 @@ describe('register form', () => {
     expect(screen.getByLabelText('Email (optional)')).toHaveAccessibleDescription(
       AUTH_MESSAGES.email,
     );
+    expect(screen.getByRole('combobox', { name: 'State' })).toHaveAccessibleDescription(
+      expect.stringContaining(LOCATION_MESSAGES.stateRequired),
+    );
     const ageBox = screen.getByRole('checkbox', {
       name: 'I confirm I am 21 or older and in a permitted location',
     });
@@ -87,6 +91,7 @@ describe('register form', () => {
     await user.type(screen.getByLabelText('Username'), 'new_player');
     await user.type(screen.getByLabelText('Password'), 'secret123');
     await user.type(screen.getByLabelText('Phone Number'), '+1 555-123-4567');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'State' }), 'New York');
     await user.click(screen.getByRole('checkbox', { name: /21 or older/ }));
     await user.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
 
@@ -100,6 +105,7 @@ describe('register form', () => {
           password: 'secret123',
           phoneNumber: '+1 555-123-4567',
           isOver18: true,
+          state: 'NY',
         }),
       }),
     );
@@ -118,6 +124,7 @@ describe('register form', () => {
     await user.type(screen.getByLabelText('Username'), 'taken_name');
     await user.type(screen.getByLabelText('Password'), 'secret123');
     await user.type(screen.getByLabelText('Phone Number'), '5551234567');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'State' }), 'Ohio');
     await user.click(screen.getByRole('checkbox', { name: /21 or older/ }));
     await user.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
 
@@ -128,6 +135,35 @@ describe('register form', () => {
     );
     const toast = await findToast('Registration failed');
     expect(toast).toHaveTextContent(`400: ${AUTH_MESSAGES.usernameTaken}`);
+  });
+
+  it('shows a refused state under the State field (DESIGN §11)', async () => {
+    const refusal = LOCATION_MESSAGES.notAvailableIn('Tennessee');
+    const fetchMock = anonymousWith(() =>
+      jsonResponse(403, {
+        code: 'LOCATION_NOT_ALLOWED',
+        message: refusal,
+        fields: { state: refusal },
+      }),
+    );
+    const user = await openRegisterTab();
+
+    await user.type(screen.getByLabelText('Username'), 'volunteer');
+    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.type(screen.getByLabelText('Phone Number'), '5551234567');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'State' }), 'Tennessee');
+    await user.click(screen.getByRole('checkbox', { name: /21 or older/ }));
+    await user.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'State' })).toHaveAccessibleDescription(
+        expect.stringContaining(refusal),
+      ),
+    );
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/register',
+      expect.objectContaining({ body: expect.stringContaining('"state":"TN"') }),
+    );
   });
 });
 

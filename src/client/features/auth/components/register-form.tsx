@@ -5,14 +5,16 @@ import { Button } from '#client/components/ui/button.tsx';
 import { Field, FieldError } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { Label } from '#client/components/ui/label.tsx';
+import { NativeSelect } from '#client/components/ui/native-select.tsx';
+import { US_STATES } from '#shared/us-states.ts';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { lazyZodResolver } from '#client/lib/lazy-zod-resolver.ts';
 import { useRegister } from '../api/register.ts';
 
-const FIELD_NAMES = ['username', 'password', 'phoneNumber', 'email', 'isOver18'] as const;
+const FIELD_NAMES = ['username', 'password', 'phoneNumber', 'email', 'state', 'isOver18'] as const;
 
 async function loadRegisterSchema() {
-  return (await import('#shared/contracts/auth.ts')).registerBodySchema;
+  return (await import('#shared/contracts/auth.ts')).registerFormSchema;
 }
 
 const resolver = lazyZodResolver(loadRegisterSchema);
@@ -77,6 +79,22 @@ export function RegisterForm() {
       <Field label="Email (optional)" error={errors.email?.message}>
         {(control) => (
           <Input {...control} type="email" autoComplete="email" {...register('email')} />
+        )}
+      </Field>
+      <Field
+        label="State"
+        error={errors.state?.message}
+        hint="Where you play from: cash play is not offered in every state"
+      >
+        {(control) => (
+          <NativeSelect {...control} autoComplete="address-level1" {...register('state')}>
+            <option value="">Select your state</option>
+            {US_STATES.map((state) => (
+              <option key={state.code} value={state.code}>
+                {state.name}
+              </option>
+            ))}
+          </NativeSelect>
         )}
       </Field>
       <div className="space-y-1.5">

@@ -19,6 +19,7 @@ function session(overrides: Partial<SessionView>): SessionView {
     current: false,
     browser: 'Chrome 131 on Windows',
     address: '203.0.113.5',
+    place: null,
     createdAt: '2025-03-14T12:00:00.000Z',
     lastSeenAt: '2025-03-15T08:30:00.000Z',
     ...overrides,
@@ -26,7 +27,12 @@ function session(overrides: Partial<SessionView>): SessionView {
 }
 
 const THIS_ONE = session({ id: 7, current: true, browser: 'Firefox 133 on Linux' });
-const PHONE = session({ id: 5, browser: 'Safari 18 on iOS', address: '2001:db8::1' });
+const PHONE = session({
+  id: 5,
+  browser: 'Safari 18 on iOS',
+  address: '2001:db8::1',
+  place: 'Toronto (Old Toronto), Ontario, CA',
+});
 const UNKNOWN = session({ id: 3, browser: null, address: null });
 
 /** The sessions API over a list the test can watch shrink; `onDelete` answers each DELETE. */
@@ -77,7 +83,7 @@ describe('Devices', () => {
     expect(rows[0]).toHaveTextContent(`Last seen ${formatDateTime(THIS_ONE.lastSeenAt)}`);
     expect(within(rows[0]!).queryByRole('button')).not.toBeInTheDocument();
     expect(rows[1]).toHaveTextContent('Safari 18 on iOS');
-    expect(rows[1]).toHaveTextContent('2001:db8::1');
+    expect(rows[1]).toHaveTextContent('Toronto (Old Toronto), Ontario, CA2001:db8::1');
     expect(rows[1]).not.toHaveTextContent('This device');
     expect(rows[2]).toHaveTextContent('Unknown browser');
     expect(rows[2]).toHaveTextContent('Unknown address');

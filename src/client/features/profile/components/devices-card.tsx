@@ -39,7 +39,10 @@ function SessionRow({ session }: { session: SessionView }) {
           {name}
           {session.current && <Badge variant="success">This device</Badge>}
         </p>
-        <p className="text-sm break-all text-slate-300">{session.address ?? 'Unknown address'}</p>
+        <p className="text-sm break-words text-slate-300">
+          {session.place && <span className="block">{session.place}</span>}
+          <span className="break-all">{session.address ?? 'Unknown address'}</span>
+        </p>
         <p className="text-xs text-slate-400">
           Signed in <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
           {' · '}

@@ -69,7 +69,9 @@ function serve({
       return onResend(request);
     }
     if (path === '/api/user/verification') return jsonResponse(200, verification());
-    if (path === '/api/profile/config') return jsonResponse(200, { freeSiteUrl });
+    if (path === '/api/profile/config') {
+      return jsonResponse(200, { freeSiteUrl, excludedStates: ['AZ', 'TN'] });
+    }
     return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
   });
 }
