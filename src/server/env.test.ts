@@ -77,4 +77,15 @@ describe('parseEnv', () => {
     expect(parseEnv({}).GEO_CHECK).toBe(true);
     expect(parseEnv({ GEO_CHECK: 'false' }).GEO_CHECK).toBe(false);
   });
+
+  it('reads the payout rules: an approved ID by default, and a daily limit in dollars', () => {
+    expect(parseEnv({}).KYC_REQUIRED_FOR_PAYOUT).toBe(true);
+    expect(parseEnv({}).PAYOUT_DAILY_LIMIT).toBe(250_000n);
+    expect(parseEnv({ PAYOUT_DAILY_LIMIT: '99.50' }).PAYOUT_DAILY_LIMIT).toBe(9_950n);
+    for (const bad of ['0', '-5', '12.345', 'lots']) {
+      expect(() => parseEnv({ PAYOUT_DAILY_LIMIT: bad }), bad).toThrow(
+        'PAYOUT_DAILY_LIMIT: must be a positive dollar amount, e.g. 2500',
+      );
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { parseAmount, type Cents } from '#shared/money.ts';
 import { DEFAULT_EXCLUDED_STATES, isStateCode, type StateCode } from '#shared/us-states.ts';
 import type { ProxyTrust } from './lib/trusted-proxy.ts';
 
@@ -57,6 +58,16 @@ const excludedStates = z.string().transform((text, ctx): StateCode[] => {
     return z.NEVER;
   }
   return [...new Set(codes as StateCode[])];
+});
+
+/** A positive amount of dollars with at most two decimals ("2500", "99.50"), as cents. */
+const dollarAmount = z.string().transform((text, ctx): Cents => {
+  const parsed = parseAmount(text.trim());
+  if (!parsed.ok || parsed.cents <= 0n) {
+    ctx.addIssue({ code: 'custom', message: 'must be a positive dollar amount, e.g. 2500' });
+    return z.NEVER;
+  }
+  return parsed.cents;
 });
 
 const envSchema = z.object({
@@ -190,6 +201,10 @@ const envSchema = z.object({
    * and accepting (DESIGN §11). Off only for development on addresses the database would misplace.
    */
   GEO_CHECK: booleanFlag.default(true),
+  /** A payout needs an approved ID verification (DESIGN §11). Off only for closed tests. */
+  KYC_REQUIRED_FOR_PAYOUT: booleanFlag.default(true),
+  /** The most one player's payouts may total in any 24 hours, in dollars (DESIGN §11). */
+  PAYOUT_DAILY_LIMIT: dollarAmount.default(250_000n),
   CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
   CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
 });

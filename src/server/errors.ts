@@ -31,6 +31,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INVALID_CODE: 401,
   TWO_FACTOR_SETUP_REQUIRED: 403,
   LOCATION_NOT_ALLOWED: 403,
+  IDENTITY_NOT_VERIFIED: 403,
+  PAYOUT_LIMIT_EXCEEDED: 400,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

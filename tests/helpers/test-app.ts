@@ -62,6 +62,9 @@ export async function createTestApp(
     // Production requires two-factor sign-in of admins; the tests of that rule turn it on, and
     // the tests of what admins do sign in with a password alone.
     ADMIN_2FA_REQUIRED: 'false',
+    // Production requires an approved ID before payouts; the tests of that rule turn it on, and
+    // the tests of what payouts do with money request them without one.
+    KYC_REQUIRED_FOR_PAYOUT: 'false',
     ...options.env,
   });
   const bus = options.bus ?? createLocalBus();

@@ -330,6 +330,8 @@ describe('structured logs', () => {
       DATA_DIR: mkdtempSync(join(tmpdir(), 'skillstake-logs-')),
       LOG_LEVEL: 'trace',
       METRICS_TOKEN,
+      // The payout below is about what its log lines carry; its identity rule has its own tests.
+      KYC_REQUIRED_FOR_PAYOUT: 'false',
     });
     // The production logger settings, at the chattiest level, writing into memory.
     const bus = createLocalBus();

@@ -38,5 +38,9 @@ export const ERROR_CODES = [
   'TWO_FACTOR_SETUP_REQUIRED',
   /** Cash play refused where it is not allowed (DESIGN §11): a declared or located state, abroad. */
   'LOCATION_NOT_ALLOWED',
+  /** A payout before an admin has approved the player's ID (DESIGN §11, KYC_REQUIRED_FOR_PAYOUT). */
+  'IDENTITY_NOT_VERIFIED',
+  /** A payout over PAYOUT_DAILY_LIMIT in 24 hours; the message says what can still be withdrawn. */
+  'PAYOUT_LIMIT_EXCEEDED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

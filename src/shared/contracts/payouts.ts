@@ -41,6 +41,11 @@ export const PAYOUT_MESSAGES = {
   reasonRequired: 'Please give a reason',
   reasonMax: `Must be at most ${PAYOUT_REASON_MAX} characters`,
   tooMany: 'Too many payout requests. Please try again later.',
+  /** DESIGN §11, word for word. */
+  identityRequired:
+    "Verify your identity before your first withdrawal: upload your driver's licence in your profile.",
+  dailyLimit: (limit: string, left: string) =>
+    `Payouts are limited to ${limit} in any 24 hours: you can withdraw up to ${left} now.`,
 } as const;
 
 /** SPEC §2: the details field asks for the coin and the address, since only crypto is offered. */

@@ -301,4 +301,41 @@ describe('request payout dialog', () => {
     expect(await screen.findByRole('button', { name: 'Request Payout' })).toBeDisabled();
     expect(screen.getByText(/You need at least \$1\.00/)).toBeInTheDocument();
   });
+
+  it('shows the way to the licence upload when an approved ID is still needed (DESIGN §11)', async () => {
+    serve({
+      onRequest: () =>
+        jsonResponse(403, {
+          code: 'IDENTITY_NOT_VERIFIED',
+          message: PAYOUT_MESSAGES.identityRequired,
+        }),
+    });
+    const { user, dialog, history } = await openDialog();
+    await fill(user, dialog);
+    await user.click(submitButton(dialog));
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent(PAYOUT_MESSAGES.identityRequired);
+    expect(await findToast('PAYOUT FAILED')).toHaveTextContent(PAYOUT_MESSAGES.identityRequired);
+    await user.click(within(alert).getByRole('link', { name: "Upload your driver's licence" }));
+    await waitFor(() => expect(history.at(-1)).toBe('/profile'));
+  });
+
+  it('says under the amount what the 24-hour limit still allows', async () => {
+    const message = PAYOUT_MESSAGES.dailyLimit('$2,500.00', '$500.00');
+    serve({
+      onRequest: () =>
+        jsonResponse(400, { code: 'PAYOUT_LIMIT_EXCEEDED', message, fields: { amount: message } }),
+    });
+    const { user, dialog } = await openDialog();
+    await fill(user, dialog);
+    await user.click(submitButton(dialog));
+
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Amount ($)')).toHaveAccessibleDescription(
+        expect.stringContaining(message),
+      ),
+    );
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
 });

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import { PAYOUT_MESSAGES } from '#shared/contracts/payouts.ts';
 import { formatCents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
+import { licenseVerifications } from '../../db/schema/license-verifications.ts';
 import { payouts, type Payout, type PayoutMethod } from '../../db/schema/payouts.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
@@ -19,11 +20,68 @@ export interface PayoutRequest {
   phoneNumber: string;
 }
 
+/** The window of PAYOUT_DAILY_LIMIT: any 24 hours, not a calendar day. */
+const PAYOUT_LIMIT_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** The first key of the advisory lock that serialises one player's payout requests. */
+const PAYOUT_LOCK_CLASS = 0x5041;
+
+/** Whether an admin has ever approved this player's ID: a proven identity stays proven. */
+async function hasApprovedIdentity(uow: UnitOfWork, userId: number): Promise<boolean> {
+  const [row] = await uow.tx
+    .select({ id: licenseVerifications.id })
+    .from(licenseVerifications)
+    .where(
+      and(eq(licenseVerifications.userId, userId), eq(licenseVerifications.status, 'approved')),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** What the player's payouts of the last 24 hours total, failed ones (money returned) aside. */
+async function paidOutInWindow(uow: UnitOfWork, userId: number, now: Date): Promise<bigint> {
+  const [row] = await uow.tx
+    .select({ total: sql<string>`coalesce(sum(${payouts.amountCents}), 0)::text` })
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.userId, userId),
+        ne(payouts.status, 'failed'),
+        gt(payouts.createdAt, new Date(now.getTime() - PAYOUT_LIMIT_WINDOW_MS)),
+      ),
+    );
+  return BigInt(row?.total ?? '0');
+}
+
+/**
+ * The rules of DESIGN §11 before money leaves: an approved ID (KYC_REQUIRED_FOR_PAYOUT), and at
+ * most PAYOUT_DAILY_LIMIT in any 24 hours. One player's requests take a transaction-scoped
+ * advisory lock first, so two requests racing under the limit are judged one after the other
+ * and never both pass; it conflicts with no row lock, so it adds no deadlock.
+ */
+async function requirePayoutAllowed(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  userId: number,
+  amountCents: bigint,
+): Promise<void> {
+  await uow.tx.execute(sql`select pg_advisory_xact_lock(${PAYOUT_LOCK_CLASS}, ${userId})`);
+  if (ctx.env.KYC_REQUIRED_FOR_PAYOUT && !(await hasApprovedIdentity(uow, userId))) {
+    throw new AppError('IDENTITY_NOT_VERIFIED', PAYOUT_MESSAGES.identityRequired);
+  }
+  const limit = ctx.env.PAYOUT_DAILY_LIMIT;
+  const used = await paidOutInWindow(uow, userId, ctx.clock());
+  if (used + amountCents > limit) {
+    const left = used >= limit ? 0n : limit - used;
+    const message = PAYOUT_MESSAGES.dailyLimit(formatCents(limit), formatCents(left));
+    throw new AppError('PAYOUT_LIMIT_EXCEEDED', message, { fields: { amount: message } });
+  }
+}
+
 /**
  * Records a payout request and moves its amount from the wallet to `payout:hold:{id}` in the
- * same transaction (DESIGN §5). The ledger locks the wallet while it checks the balance, so
- * concurrent requests are serialised and together can never hold more than the balance; a
- * refused hold rolls the row back with it.
+ * same transaction (DESIGN §5), once the rules of DESIGN §11 allow it. The ledger locks the
+ * wallet while it checks the balance, so concurrent requests are serialised and together can
+ * never hold more than the balance; a refused hold rolls the row back with it.
  */
 export async function requestPayout(
   ctx: AppContext,
@@ -32,6 +90,7 @@ export async function requestPayout(
 ): Promise<{ payout: Payout; balanceCents: bigint }> {
   try {
     return await inTransaction(ctx.db, async (uow) => {
+      await requirePayoutAllowed(ctx, uow, userId, request.amountCents);
       const [payout] = await uow.tx
         .insert(payouts)
         .values({ userId, ...request, status: 'pending', createdAt: ctx.clock() })

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from 'wouter';
 import { Bitcoin, Send } from 'lucide-react';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import {
@@ -27,6 +28,7 @@ import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { NativeSelect } from '#client/components/ui/native-select.tsx';
 import { Textarea } from '#client/components/ui/textarea.tsx';
+import { ApiError } from '#client/lib/api-client.ts';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { formatDollars } from '#client/lib/format.ts';
 import { useRequestPayout, type RequestPayoutInput } from '../api/request-payout.ts';
@@ -57,6 +59,8 @@ export function payoutFormSchema(balanceCents: Cents) {
 
 function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequested: () => void }) {
   const requestPayout = useRequestPayout(user.id);
+  // DESIGN §11: no payout before an admin approves the player's ID; the way there is offered.
+  const [identityNeeded, setIdentityNeeded] = useState<string>();
   const balanceCents = dollarNumberToCents(user.available);
   const resolver = useMemo(() => zodResolver(payoutFormSchema(balanceCents)), [balanceCents]);
   const {
@@ -79,6 +83,9 @@ function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequeste
       await requestPayout.mutateAsync(values);
       onRequested();
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'IDENTITY_NOT_VERIFIED') {
+        setIdentityNeeded(error.message);
+      }
       applyServerFieldErrors(error, setError, FIELD_NAMES);
     }
   });
@@ -89,6 +96,20 @@ function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequeste
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-5">
+      {identityNeeded && (
+        <p
+          role="alert"
+          className="rounded-md border border-amber-400/50 bg-amber-400/10 p-3 text-sm text-amber-100"
+        >
+          {identityNeeded}{' '}
+          <Link
+            href="/profile"
+            className="rounded-sm font-semibold text-accent underline underline-offset-4 hover:text-accent-strong"
+          >
+            Upload your driver's licence
+          </Link>
+        </p>
+      )}
       <Field
         label="Amount ($)"
         error={errors.amount?.message}
