@@ -113,7 +113,8 @@ export function ProfilePage({ user }: { user: PublicUser }) {
             </CardContent>
           </Card>
           <ContactInfoCard user={user} />
-          <LocationCard user={user} />
+          {/* Keyed by the state: a change made elsewhere (another tab) resets the choice. */}
+          <LocationCard key={user.state ?? ''} user={user} />
           <PasswordCard />
           <TwoFactorCard user={user} />
           <IdVerificationCard />

@@ -37,7 +37,12 @@ export async function startSession(
   const device = {
     userAgent: request.headers['user-agent'] ?? null,
     ipAddress: request.ip,
-    place: await ctx.geo.locate(request.ip),
+    // The place is for the devices list: a broken city database must not keep anyone from
+    // signing in, and so from withdrawing. The money routes still refuse on it (fail closed).
+    place: await ctx.geo.locate(request.ip).catch((error: unknown) => {
+      request.log.error({ err: error }, 'the city database could not be read');
+      return null;
+    }),
   };
   const { token } = await createSession(ctx.db, user.id, ctx.sessionPolicy, now, device);
   if ((await recordDevice(ctx.db, user.id, device, now)) === 'new' && hasVerifiedEmail(user)) {

@@ -206,6 +206,28 @@ describe('deposits, creating and accepting', () => {
     expect(allowed.create.statusCode).toBe(201);
     expect(allowed.accept.statusCode).toBe(200);
     expect(allowed.card.statusCode).toBe(200);
+    expect(allowed.crypto.statusCode).toBe(200);
+    expect(allowed.notice.statusCode).toBe(201);
+  });
+
+  it('never stand between a player and a payout, wherever the address is', async () => {
+    const player = await signUp(t.app, { state: 'NY' });
+    await fund(t.database, player.user.id, 10_000n);
+    for (const address of [TENNESSEE, CANADA]) {
+      const payout = await player.agent.request({
+        method: 'POST',
+        url: '/api/payouts',
+        payload: {
+          amount: 10,
+          paymentMethod: 'crypto',
+          paymentDetails: 'BTC bc1qtravellingplayer0000000000000000',
+          phoneNumber: '+1 555 010 3000',
+        },
+        ...from(address),
+      });
+      expect(payout.statusCode, address).toBe(201);
+    }
+    expect(await balanceOf(t.database, player.user.id)).toBe(8_000n);
   });
 
   it('are refused once the player moves into an excluded state; payouts never are', async () => {

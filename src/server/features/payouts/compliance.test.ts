@@ -137,25 +137,36 @@ describe('PAYOUT_DAILY_LIMIT over any 24 hours', () => {
 
   it('counts a rolling window, not a calendar day, and never a failed payout', async () => {
     const player = await verifiedPlayer(50_000n);
+    const limited = async (amount: number, left: string) => {
+      const response = await player.agent.post('/api/payouts', payout(amount));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'PAYOUT_LIMIT_EXCEEDED',
+        message: PAYOUT_MESSAGES.dailyLimit('$100.00', left),
+      });
+    };
+    const start = now.getTime();
     const first = await player.agent.post('/api/payouts', payout(70));
     expect(first.statusCode).toBe(201);
     const firstId = first.json<{ payout: { id: number } }>().payout.id;
 
     // Midnight passes: the same 24 hours still count.
-    now = new Date(now.getTime() + 23 * HOUR_MS);
-    expect((await player.agent.post('/api/payouts', payout(31))).statusCode).toBe(400);
-    const second = await player.agent.post('/api/payouts', payout(30));
-    expect(second.statusCode).toBe(201);
-
-    // A failed payout returned its money, and no longer counts against the limit.
-    await admin.post(`/api/admin/payouts/${firstId}/fail`, { reason: 'Wrong network' });
-    expect((await player.agent.post('/api/payouts', payout(70))).statusCode).toBe(201);
-    expect((await player.agent.post('/api/payouts', payout('0.01'))).statusCode).toBe(400);
-
-    // 24 hours after the second one, only the third (an hour younger) still counts.
-    now = new Date(now.getTime() + 24 * HOUR_MS + 1);
+    now = new Date(start + 23 * HOUR_MS);
+    await limited(31, '$30.00');
     expect((await player.agent.post('/api/payouts', payout(30))).statusCode).toBe(201);
-    expect((await player.agent.post('/api/payouts', payout('0.01'))).statusCode).toBe(400);
+
+    // A failed payout returned its money, and no longer counts against the limit, though it is
+    // still inside the window.
+    await admin.post(`/api/admin/payouts/${firstId}/fail`, { reason: 'Wrong network' });
+    now = new Date(start + 23.5 * HOUR_MS);
+    expect((await player.agent.post('/api/payouts', payout(70))).statusCode).toBe(201);
+    await limited(1, '$0.00');
+
+    // 24 hours after the $30, it has left the window; the $70, half an hour younger, still counts.
+    now = new Date(start + 47 * HOUR_MS + 1);
+    await limited(31, '$30.00');
+    expect((await player.agent.post('/api/payouts', payout(30))).statusCode).toBe(201);
+    await limited(1, '$0.00');
   });
 });
 

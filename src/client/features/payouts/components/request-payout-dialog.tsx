@@ -79,6 +79,7 @@ function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequeste
   });
 
   const onSubmit = handleSubmit(async (values) => {
+    setIdentityNeeded(undefined);
     try {
       await requestPayout.mutateAsync(values);
       onRequested();
