@@ -33,6 +33,7 @@ import { paymentRoutes } from './features/payments/routes.ts';
 import { payoutRoutes } from './features/payouts/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
 import { reportRoutes } from './features/reports/routes.ts';
+import { responsibleGamingRoutes } from './features/responsible-gaming/routes.ts';
 import { accountSocket } from './features/realtime/account-socket.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { createLocalFileStore } from './features/uploads/store.ts';
@@ -250,6 +251,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(voiceRoutes(ctx));
   await app.register(notificationRoutes(ctx));
   await app.register(reportRoutes(ctx));
+  await app.register(responsibleGamingRoutes(ctx));
   if (options.fairPlayEveryMs) {
     const everyMs = options.fairPlayEveryMs;
     let stopFairPlay: (() => Promise<void>) | undefined;

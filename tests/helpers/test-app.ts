@@ -146,6 +146,10 @@ export class Agent {
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
   }
+
+  put(url: string, payload: unknown): Promise<LightMyRequestResponse> {
+    return this.request({ method: 'PUT', url, payload: payload as object });
+  }
 }
 
 let counter = 0;

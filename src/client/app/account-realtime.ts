@@ -42,12 +42,13 @@ export function applyAccountEvent(
       void invalidateChallenge(queryClient, event.challengeId);
       return;
     case 'NOTIFICATION':
-      // The bell's count and list read afresh. A suspension set or lifted changes what the app
-      // offers, so the user is read again too.
+      // The bell's count and list read afresh. A suspension set or lifted, or a break taken in
+      // another tab, changes what the app offers, so the user is read again too.
       void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
       if (
         event.notification.kind === 'account_suspended' ||
-        event.notification.kind === 'suspension_lifted'
+        event.notification.kind === 'suspension_lifted' ||
+        event.notification.kind === 'play_break_started'
       ) {
         void refreshSessionUser(queryClient);
       }

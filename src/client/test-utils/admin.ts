@@ -17,6 +17,7 @@ export function makeAdminUser(overrides: Partial<AdminUser> = {}): AdminUser {
     phoneNumber: '+1 555 123 4567',
     createdAt: '2025-03-14T12:00:00.000Z',
     suspension: null,
+    playBreak: null,
     ...overrides,
   };
 }

@@ -29,6 +29,7 @@ export function makeUser(overrides: Partial<PublicUser> = {}): PublicUser {
     emailVerified: false,
     twoFactorEnabled: false,
     state: null,
+    playBreak: null,
     ...overrides,
   };
 }

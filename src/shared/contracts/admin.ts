@@ -196,6 +196,10 @@ export const AUDIT_ACTIONS = [
   'report.resolve',
   /** A player moved to another US state (DESIGN §11): the actor is the player. */
   'user.state_change',
+  /** A player took a time-out or excluded themselves (DESIGN §11): the actor is the player. */
+  'user.play_break',
+  /** A player changed their own deposit limits (DESIGN §11): the actor is the player. */
+  'user.deposit_limits',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

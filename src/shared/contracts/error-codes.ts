@@ -42,5 +42,9 @@ export const ERROR_CODES = [
   'IDENTITY_NOT_VERIFIED',
   /** A payout over PAYOUT_DAILY_LIMIT in 24 hours; the message says what can still be withdrawn. */
   'PAYOUT_LIMIT_EXCEEDED',
+  /** A deposit over a limit the player set (DESIGN §11); the message says how much is left. */
+  'DEPOSIT_LIMIT_EXCEEDED',
+  /** Cash play refused during the player's own time-out or self-exclusion, naming its end. */
+  'PLAY_PAUSED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -16,6 +16,8 @@ export const NOTIFICATION_KINDS = [
   'payout_failed',
   'account_suspended',
   'suspension_lifted',
+  /** The player took a time-out or excluded themselves (DESIGN §11). */
+  'play_break_started',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

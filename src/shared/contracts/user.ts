@@ -1,3 +1,4 @@
+import { PLAY_BREAK_KINDS } from '../play-breaks.ts';
 import { z } from '../validation.ts';
 
 // A module of its own, away from the registration and login rules: a page that names its
@@ -8,6 +9,12 @@ import { z } from '../validation.ts';
 export const suspensionSchema = z.object({
   reason: z.string(),
   until: z.string().nullable(),
+});
+
+/** A time-out or self-exclusion the player took (DESIGN §11); see `../play-breaks.ts`. */
+export const playBreakSchema = z.object({
+  kind: z.enum(PLAY_BREAK_KINDS),
+  until: z.string(),
 });
 
 /** The user object of SPEC §3 as the API shows it: never the password hash. */
@@ -34,5 +41,7 @@ export const publicUserSchema = z.object({
   twoFactorEnabled: z.boolean(),
   /** The US state the player says they are in (DESIGN §11), by its code; null if never given. */
   state: z.string().nullable(),
+  /** Set during the player's own time-out or self-exclusion: no deposits, creating, accepting. */
+  playBreak: playBreakSchema.nullable(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;

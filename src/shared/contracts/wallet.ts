@@ -1,6 +1,6 @@
 import { parseAmount, type Cents } from '../money.ts';
 import { z } from '../validation.ts';
-import { suspensionSchema } from './user.ts';
+import { playBreakSchema, suspensionSchema } from './user.ts';
 
 export const ADMIN_BALANCE_MESSAGES = {
   selectUser: 'Please select a user first',
@@ -82,6 +82,8 @@ export const adminUserSchema = z.object({
   createdAt: z.string(),
   /** The suspension in force now, if any (an expired one is null). */
   suspension: suspensionSchema.nullable(),
+  /** The player's own time-out or self-exclusion in force, which no admin can end. */
+  playBreak: playBreakSchema.nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

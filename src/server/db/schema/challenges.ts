@@ -20,9 +20,17 @@ export type ReleaseCause = (typeof RELEASE_CAUSES)[number];
 
 /**
  * Why a challenge was cancelled: its creator withdrew it, both players called the match off, it
- * ran out of time with no result, an admin refunded a dispute, or a suspension withdrew it.
+ * ran out of time with no result, an admin refunded a dispute, a suspension withdrew it, or the
+ * creator took a break from cash play (DESIGN §11).
  */
-export const CANCEL_CAUSES = ['creator', 'mutual', 'expired', 'refunded', 'suspended'] as const;
+export const CANCEL_CAUSES = [
+  'creator',
+  'mutual',
+  'expired',
+  'refunded',
+  'suspended',
+  'play_break',
+] as const;
 export type CancelCause = (typeof CANCEL_CAUSES)[number];
 
 /**

@@ -9,6 +9,7 @@ export * from './outbox.ts';
 export * from './payments.ts';
 export * from './payouts.ts';
 export * from './rate-limits.ts';
+export * from './responsible-gaming.ts';
 export * from './sessions.ts';
 export * from './socket-io.ts';
 export * from './uploads.ts';

@@ -2,12 +2,14 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   integer,
   pgTable,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { PLAY_BREAK_KINDS } from '#shared/play-breaks.ts';
 
 export const users = pgTable(
   'users',
@@ -48,10 +50,21 @@ export const users = pgTable(
      * without one (a SPEC client), whose word is its permitted-location box.
      */
     state: text('state'),
+    /**
+     * A break the player took from cash play (DESIGN §11): a `time_out` or a `self_exclusion`,
+     * in force until `play_break_until`. Nobody can shorten it; it ends by itself. The history of
+     * breaks is in `responsible_gaming_changes`.
+     */
+    playBreakKind: text('play_break_kind', { enum: PLAY_BREAK_KINDS }),
+    playBreakUntil: timestamp('play_break_until', { withTimezone: true }),
   },
   (table) => [
     // Usernames are unique whatever their case: "Alice" and "alice" are one player.
     uniqueIndex('users_username_lower_key').on(sql`lower(${table.username})`),
+    check(
+      'users_play_break_whole',
+      sql`(${table.playBreakKind} is null) = (${table.playBreakUntil} is null)`,
+    ),
   ],
 );
 

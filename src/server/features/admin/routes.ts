@@ -21,7 +21,7 @@ import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { checkLedgerInvariants } from '../ledger/invariants.ts';
-import { suspensionOf } from '../users/suspension.ts';
+import { playBreakOf, suspensionOf } from '../users/suspension.ts';
 import { adjustBalance } from './adjust-balance.ts';
 import { adminChallengeRoutes } from './challenge-routes.ts';
 import { deleteUser } from './delete-user.ts';
@@ -74,6 +74,7 @@ export const adminRoutes =
           phoneNumber: user.phoneNumber,
           createdAt: user.createdAt.toISOString(),
           suspension: suspensionOf(user, now),
+          playBreak: playBreakOf(user, now),
         }));
       },
     );

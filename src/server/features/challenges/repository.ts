@@ -190,27 +190,31 @@ export interface NewChallenge {
   now: Date;
 }
 
-/** A player's suspension as it was read and judged, which a guarded write relies on. */
-export interface SeenSuspension {
+/** A player's suspension and break as they were read and judged, which a write relies on. */
+export interface SeenStanding {
   suspendedAt: Date | null;
   suspendedUntil: Date | null;
+  playBreakUntil: Date | null;
 }
 
 /**
  * Inserts an open challenge and posts the creator's stake into its escrow, provided the
- * creator's suspension is still `seen`; otherwise it answers no row and creates nothing.
+ * creator's suspension and break are still as `seen`; otherwise it answers no row and creates
+ * nothing.
  */
-export function createChallengeCall(challenge: NewChallenge, seen: SeenSuspension): SQL {
-  // A suspension cancels its player's open challenges in its own transaction, holding their
-  // row `for update`: the key-share lock here waits for it and then finds the row changed, or
-  // holds it off until this challenge has committed, where the suspension then finds it.
+export function createChallengeCall(challenge: NewChallenge, seen: SeenStanding): SQL {
+  // A suspension or a break cancels its player's open challenges in its own transaction,
+  // holding their row `for update`: the key-share lock here waits for it and then finds the row
+  // changed, or holds it off until this challenge has committed, where the sweep then finds it.
   const seenAt = seen.suspendedAt?.toISOString() ?? null;
   const seenUntil = seen.suspendedUntil?.toISOString() ?? null;
+  const seenBreakUntil = seen.playBreakUntil?.toISOString() ?? null;
   return sql`with creator as materialized (
       select u.id from users u
       where u.id = ${challenge.creatorId}::integer
         and u.suspended_at is not distinct from ${seenAt}::timestamptz
         and u.suspended_until is not distinct from ${seenUntil}::timestamptz
+        and u.play_break_until is not distinct from ${seenBreakUntil}::timestamptz
       for key share
     )
     select ${CALL_COLUMNS} from creator, lateral challenge_create(creator.id,

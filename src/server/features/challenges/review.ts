@@ -282,7 +282,7 @@ export async function withdrawOpenLocked(
   ctx: AppContext,
   uow: UnitOfWork,
   challenge: Challenge,
-  cause: 'creator' | 'suspended',
+  cause: 'creator' | 'suspended' | 'play_break',
   by: { actorUserId?: number; memo?: string } = {},
 ): Promise<void> {
   await ctx.ledger.post(uow, {

@@ -32,7 +32,7 @@ import {
 } from './review.ts';
 import { settle, winnerOf } from './settlement.ts';
 import { notify, publishStored } from '../notifications/notify.ts';
-import { requireNotSuspended } from '../users/suspension.ts';
+import { requireCashPlayAllowed } from '../users/suspension.ts';
 
 export interface CreateChallengeInput {
   game: string;
@@ -107,7 +107,7 @@ export async function createChallenge(
   input: CreateChallengeInput,
 ): Promise<number> {
   return onCurrentState(
-    () => requireNotSuspended(ctx.db, creatorId, ctx.clock()),
+    () => requireCashPlayAllowed(ctx.db, creatorId, ctx.clock()),
     async (seen) => {
       const call = createChallengeCall(
         {
@@ -156,7 +156,7 @@ export async function acceptChallenge(
   };
   // Unguarded, unlike a creation: an acceptance that commits just after a suspension is one that
   // could have committed just before it, and a suspension leaves accepted matches to be played.
-  await requireNotSuspended(ctx.db, acceptorId, ctx.clock());
+  await requireCashPlayAllowed(ctx.db, acceptorId, ctx.clock());
   const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock(), news);
   await retryingConflicts(async () => {
     const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);

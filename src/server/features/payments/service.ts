@@ -9,11 +9,15 @@ import {
   type SandboxCryptoSimulation,
 } from '#shared/contracts/payments.ts';
 import type { AppContext } from '../../context.ts';
-import type { Payment } from '../../db/schema/payments.ts';
+import type { NewPayment, Payment } from '../../db/schema/payments.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { hitRateLimit, type RateRule } from '../../lib/rate-limiter.ts';
-import { requireNotSuspended } from '../users/suspension.ts';
+import {
+  lockPlayerDeposits,
+  requireWithinDepositLimits,
+} from '../responsible-gaming/deposit-limits.ts';
+import { requireCashPlayAllowed } from '../users/suspension.ts';
 import {
   nowPaymentSchema,
   toCryptoPaymentRecord,
@@ -30,7 +34,7 @@ import {
   type CardIntent,
   type CryptoPaymentRecord,
 } from './providers/types.ts';
-import { findUserPayment, insertPayment, recordWebhookEvent } from './repository.ts';
+import { findPayment, findUserPayment, insertPayment, recordWebhookEvent } from './repository.ts';
 import {
   applyPaymentUpdate,
   cardUpdate,
@@ -100,6 +104,44 @@ export function logMismatch(deps: PaymentDeps, result: UpdateResult, source: str
   }
 }
 
+/**
+ * The rules a new deposit meets before any provider is called (DESIGN §10, §11): no suspension
+ * or break, the method on, the rate, and the player's own deposit limits.
+ */
+async function requireDepositAllowed(
+  deps: PaymentDeps,
+  kind: Kind,
+  userId: number,
+  amountCents: bigint,
+): Promise<void> {
+  const { ctx } = deps;
+  await requireCashPlayAllowed(ctx.db, userId, ctx.clock());
+  const enabled = kind === 'card' ? ctx.env.CARD_PAYMENTS_ENABLED : ctx.env.CRYPTO_PAYMENTS_ENABLED;
+  if (!enabled) throw unavailable(kind);
+  await throttle(deps, ctx.rateLimits.paymentCreatePerUser, userId);
+  await requireWithinDepositLimits(ctx.db, userId, amountCents, ctx.clock());
+}
+
+/**
+ * Stores a new deposit once its provider has made it. The player's deposit lock and a second
+ * look at the rules make this the moment that counts: of two deposits that passed the first look
+ * side by side, the second is judged with the first one counted, and refused if together they
+ * pass a limit (its provider record is never shown, so it can never be paid). A retry of a
+ * payment already stored answers it as it is.
+ */
+async function recordNewDeposit(deps: PaymentDeps, values: NewPayment): Promise<Payment> {
+  const { ctx } = deps;
+  return inTransaction(ctx.db, async ({ tx }) => {
+    await lockPlayerDeposits(tx, values.userId);
+    const stored = await findPayment(tx, values.provider, values.providerPaymentId);
+    if (stored) return stored;
+    const now = ctx.clock();
+    await requireCashPlayAllowed(tx, values.userId, now);
+    await requireWithinDepositLimits(tx, values.userId, values.requestedAmountCents, now);
+    return insertPayment(tx, values);
+  });
+}
+
 // ---- Card ---------------------------------------------------------------------------------
 
 export async function createCardDeposit(
@@ -107,9 +149,7 @@ export async function createCardDeposit(
   input: { userId: number; amountCents: bigint; requestKey: string | undefined },
 ): Promise<{ clientSecret: string; paymentIntentId: string }> {
   const { ctx, providers } = deps;
-  await requireNotSuspended(ctx.db, input.userId, ctx.clock());
-  if (!ctx.env.CARD_PAYMENTS_ENABLED) throw unavailable('card');
-  await throttle(deps, ctx.rateLimits.paymentCreatePerUser, input.userId);
+  await requireDepositAllowed(deps, 'card', input.userId, input.amountCents);
   const intent = await callProvider(deps, 'card', () =>
     providers.card.createIntent({
       userId: input.userId,
@@ -118,7 +158,7 @@ export async function createCardDeposit(
     }),
   );
   const now = ctx.clock();
-  await insertPayment(ctx.db, {
+  await recordNewDeposit(deps, {
     provider: providers.card.name,
     method: 'card',
     providerPaymentId: intent.id,
@@ -252,15 +292,13 @@ export async function createCryptoDeposit(
   input: { userId: number; amountCents: bigint },
 ): Promise<CryptoPaymentResponse> {
   const { ctx, providers } = deps;
-  await requireNotSuspended(ctx.db, input.userId, ctx.clock());
-  if (!ctx.env.CRYPTO_PAYMENTS_ENABLED) throw unavailable('crypto');
-  await throttle(deps, ctx.rateLimits.paymentCreatePerUser, input.userId);
+  await requireDepositAllowed(deps, 'crypto', input.userId, input.amountCents);
   const orderId = `deposit-${input.userId}-${randomBytes(8).toString('hex')}`;
   const record = await callProvider(deps, 'crypto', () =>
     providers.crypto.createPayment({ ...input, orderId }),
   );
   const now = ctx.clock();
-  await insertPayment(ctx.db, {
+  await recordNewDeposit(deps, {
     provider: providers.crypto.name,
     method: 'crypto',
     providerPaymentId: record.id,
@@ -399,11 +437,9 @@ export async function recordManualCryptoDeposit(
   input: { userId: number; amountCents: bigint; currency: string },
 ): Promise<{ paymentId: string }> {
   const { ctx } = deps;
-  await requireNotSuspended(ctx.db, input.userId, ctx.clock());
-  if (!ctx.env.CRYPTO_PAYMENTS_ENABLED) throw unavailable('crypto');
-  await throttle(deps, ctx.rateLimits.paymentCreatePerUser, input.userId);
+  await requireDepositAllowed(deps, 'crypto', input.userId, input.amountCents);
   const now = ctx.clock();
-  const payment = await insertPayment(ctx.db, {
+  const payment = await recordNewDeposit(deps, {
     provider: 'manual-crypto',
     method: 'crypto',
     providerPaymentId: `manual-${randomUUID()}`,

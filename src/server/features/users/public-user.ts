@@ -8,7 +8,7 @@ import {
   ZERO_BALANCES,
   type UserBalances,
 } from '../ledger/balances.ts';
-import { suspensionOf } from './suspension.ts';
+import { playBreakOf, suspensionOf } from './suspension.ts';
 
 /** Whether the account's current address was proven by a mailed link: only then is it mailed. */
 export function hasVerifiedEmail(user: User): user is User & { email: string } {
@@ -37,6 +37,7 @@ export function toPublicUser(
     emailVerified: hasVerifiedEmail(user),
     twoFactorEnabled: user.totpSecret !== null,
     state: user.state,
+    playBreak: playBreakOf(user, now),
   };
 }
 

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { playBreakMessage, type PlayBreak } from '#shared/play-breaks.ts';
 import { suspensionMessage, type Suspension } from '#shared/suspension.ts';
 import type { Executor } from '../../db/client.ts';
 import { users, type User } from '../../db/schema/users.ts';
@@ -6,6 +7,12 @@ import { AppError } from '../../errors.ts';
 
 /** The columns a suspension lives in. */
 export type SuspensionColumns = Pick<User, 'suspendedAt' | 'suspendedUntil' | 'suspensionReason'>;
+
+/** The columns a player's own break from cash play lives in (DESIGN §11). */
+export type PlayBreakColumns = Pick<User, 'playBreakKind' | 'playBreakUntil'>;
+
+/** What decides whether a player may deposit, create and accept: an admin's and their own word. */
+export type StandingColumns = SuspensionColumns & PlayBreakColumns;
 
 /**
  * Whether an admin's suspension holds at `now` (DESIGN §10): one was set and it has no end, or
@@ -25,16 +32,25 @@ export function suspensionOf(user: SuspensionColumns, now: Date): Suspension | n
   };
 }
 
+/** The break the player took that is in force at `now`; null once it has ended by itself. */
+export function playBreakOf(user: PlayBreakColumns, now: Date): PlayBreak | null {
+  if (user.playBreakKind === null || user.playBreakUntil === null) return null;
+  if (user.playBreakUntil <= now) return null;
+  return { kind: user.playBreakKind, until: user.playBreakUntil.toISOString() };
+}
+
 /**
- * The player's suspension columns as the database holds them now. The session's copy of the user
- * may be seconds old (features/auth/session-cache.ts): the money routes read afresh here.
+ * The player's suspension and break columns as the database holds them now. The session's copy
+ * of the user may be seconds old (features/auth/session-cache.ts): the money routes read afresh.
  */
-export async function readSuspension(db: Executor, userId: number): Promise<SuspensionColumns> {
+export async function readStanding(db: Executor, userId: number): Promise<StandingColumns> {
   const [row] = await db
     .select({
       suspendedAt: users.suspendedAt,
       suspendedUntil: users.suspendedUntil,
       suspensionReason: users.suspensionReason,
+      playBreakKind: users.playBreakKind,
+      playBreakUntil: users.playBreakUntil,
     })
     .from(users)
     .where(eq(users.id, userId))
@@ -44,16 +60,19 @@ export async function readSuspension(db: Executor, userId: number): Promise<Susp
 }
 
 /**
- * Refuses a suspended player with the reason and the end; otherwise answers what it read, so that
- * a write can be guarded by it (the suspension must not have changed in between).
+ * Refuses deposits, creating and accepting to a suspended player (with the reason and the end)
+ * and to one on a time-out or self-exclusion (with its end); otherwise answers what it read, so
+ * that a write can be guarded by it (neither may have changed in between).
  */
-export async function requireNotSuspended(
+export async function requireCashPlayAllowed(
   db: Executor,
   userId: number,
   now: Date,
-): Promise<SuspensionColumns> {
-  const columns = await readSuspension(db, userId);
+): Promise<StandingColumns> {
+  const columns = await readStanding(db, userId);
   const suspension = suspensionOf(columns, now);
   if (suspension) throw new AppError('ACCOUNT_SUSPENDED', suspensionMessage(suspension));
+  const playBreak = playBreakOf(columns, now);
+  if (playBreak) throw new AppError('PLAY_PAUSED', playBreakMessage(playBreak));
   return columns;
 }

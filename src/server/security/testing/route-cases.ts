@@ -168,6 +168,28 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: signedIn(200),
     },
   ],
+  'GET /api/responsible-gaming': [
+    { request: () => get('/api/responsible-gaming'), expect: signedIn(200) },
+  ],
+  'PUT /api/responsible-gaming/limits': [
+    {
+      request: () => ({
+        method: 'PUT',
+        url: '/api/responsible-gaming/limits',
+        payload: { daily: 50, weekly: null },
+      }),
+      expect: signedIn(200),
+    },
+  ],
+  'POST /api/responsible-gaming/time-out': [
+    { request: () => post('/api/responsible-gaming/time-out', { days: 1 }), expect: signedIn(200) },
+  ],
+  'POST /api/responsible-gaming/self-exclusion': [
+    {
+      request: () => post('/api/responsible-gaming/self-exclusion', { months: 6 }),
+      expect: signedIn(200),
+    },
+  ],
   'POST /api/user/update-email': [
     {
       request: () => post('/api/user/update-email', { email: 'new@example.com' }),

@@ -13,6 +13,8 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.unsuspend': 'Suspension lifted',
   'report.resolve': 'Report resolved',
   'user.state_change': 'State changed',
+  'user.play_break': 'Break from play',
+  'user.deposit_limits': 'Deposit limits changed',
 };
 
 export function auditActionLabel(action: AuditAction): string {

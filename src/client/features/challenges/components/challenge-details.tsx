@@ -31,6 +31,7 @@ const CANCELLED_BECAUSE: Record<string, string> = {
   expired: 'No result was reported in time, so both stakes were refunded.',
   refunded: 'An admin refunded both stakes after reviewing the dispute.',
   suspended: 'This challenge was withdrawn and the stake returned.',
+  play_break: 'This challenge was withdrawn and the stake returned.',
 };
 
 /** SPEC §2: the detail page shows an open challenge as Available, other statuses by name. */
