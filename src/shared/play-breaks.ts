@@ -13,6 +13,13 @@ export type TimeOutDays = (typeof TIME_OUT_DAYS)[number];
 export const SELF_EXCLUSION_MONTHS = [6, 12, 60] as const;
 export type SelfExclusionMonths = (typeof SELF_EXCLUSION_MONTHS)[number];
 
+/** The national problem-gambling helpline, which the footer and the limits page name. */
+export const HELPLINE = {
+  name: '1-800-GAMBLER',
+  tel: '+18004262537',
+  url: 'https://www.1800gambler.net',
+} as const;
+
 /** A break in force, as the API shows it. */
 export interface PlayBreak {
   kind: PlayBreakKind;

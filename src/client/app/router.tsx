@@ -24,6 +24,9 @@ const SandboxCryptoCheckoutPage = lazyPage(() =>
   import('./routes/sandbox-crypto-checkout.tsx').then((m) => m.SandboxCryptoCheckoutPage),
 );
 const AdminPage = lazyPage(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
+const PlayResponsiblyPage = lazyPage(() =>
+  import('./routes/play-responsibly.tsx').then((m) => m.PlayResponsiblyPage),
+);
 const NotFoundPage = lazyPage(() => import('./routes/not-found.tsx').then((m) => m.NotFoundPage));
 
 const PAGE_COMPONENTS: Record<PageName, LazyPage<never>> = {
@@ -35,6 +38,7 @@ const PAGE_COMPONENTS: Record<PageName, LazyPage<never>> = {
   challenge: ChallengeDetailPage,
   payouts: PayoutsPage,
   admin: AdminPage,
+  playResponsibly: PlayResponsiblyPage,
   cryptoCheckout: SandboxCryptoCheckoutPage,
   notFound: NotFoundPage,
 };
@@ -72,6 +76,8 @@ export function AppRoutes() {
           <Route path="/payouts">
             <ProtectedRoute>{(user) => <PayoutsPage user={user} />}</ProtectedRoute>
           </Route>
+          {/* Open to everyone: the help it gives matters most to someone who cannot sign in. */}
+          <Route path="/play-responsibly" component={PlayResponsiblyPage} />
           <Route path="/admin">
             <ProtectedRoute>{(user) => <AdminPage user={user} />}</ProtectedRoute>
           </Route>

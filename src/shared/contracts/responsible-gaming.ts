@@ -41,12 +41,6 @@ const LEFT_IN: Record<LimitKey, string> = {
   monthly: 'this month',
 };
 
-export const HELPLINE = {
-  name: '1-800-GAMBLER',
-  tel: '+18004262537',
-  url: 'https://www.1800gambler.net',
-} as const;
-
 export const RESPONSIBLE_GAMING_MESSAGES = {
   limitInvalid: 'Please enter a valid amount',
   limitPositive: 'A limit must be greater than $0',
@@ -59,13 +53,13 @@ export const RESPONSIBLE_GAMING_MESSAGES = {
     `You already have a break until ${end}: a new one must end later than that.`,
   depositOverLimit: (key: LimitKey, left: Cents) =>
     `This deposit is over your ${LIMIT_NAMES[key].toLowerCase()} deposit limit: ${formatCents(left)} left ${LEFT_IN[key]}.`,
-  limitsSaved: 'Limits saved',
-  timeOutStarted: 'Your time-out has started',
-  selfExclusionStarted: 'Your self-exclusion has started',
+  limitsSaved: 'LIMITS SAVED',
+  timeOutStarted: 'TIME-OUT STARTED',
+  selfExclusionStarted: 'SELF-EXCLUSION STARTED',
 } as const;
 
 /** A limit in dollars; null removes it. Parsed exactly into cents. */
-const limitAmountSchema = z
+export const limitAmountSchema = z
   .union([z.number(), z.string()], { error: RESPONSIBLE_GAMING_MESSAGES.limitInvalid })
   .transform((value, ctx): Cents => {
     const parsed = parseAmount(value);

@@ -1,11 +1,12 @@
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
+import { HELPLINE } from '#shared/play-breaks.ts';
 import { ScreenSpinner } from '#client/components/ui/spinner.tsx';
 import { useUser } from '#client/features/auth/api/get-user.ts';
 import { SubmittedResultsProvider } from '#client/features/challenges/components/results-modal.tsx';
 import { useAccountRealtime } from '../use-account-realtime.ts';
 import { ScrollControls } from './scroll-controls.tsx';
-import { SuspensionBanner } from './suspension-banner.tsx';
+import { PlayBreakBanner, SuspensionBanner } from './suspension-banner.tsx';
 import { TopBar } from './top-bar.tsx';
 
 /**
@@ -41,7 +42,21 @@ function Footer() {
           © {new Date().getFullYear()}. Skill-based competition for players 21+ in permitted
           locations.
         </p>
-        <p>Play responsibly. Only stake what you can afford to lose.</p>
+        <p>
+          <Link
+            href="/play-responsibly"
+            className="rounded-sm text-slate-300 underline underline-offset-4 hover:text-accent"
+          >
+            Play responsibly
+          </Link>
+          . Only stake what you can afford to lose. Help:{' '}
+          <a
+            href={`tel:${HELPLINE.tel}`}
+            className="rounded-sm text-slate-300 underline underline-offset-4 hover:text-accent"
+          >
+            {HELPLINE.name}
+          </a>
+        </p>
         {/* Where cash play is allowed is checked with DB-IP's data, whose licence (CC BY 4.0)
             asks for this credit on the pages that use it. */}
         <p>
@@ -80,6 +95,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </a>
       {user && <TopBar user={user} />}
       {user?.suspension && <SuspensionBanner suspension={user.suspension} />}
+      {user?.playBreak && !user.suspension && <PlayBreakBanner playBreak={user.playBreak} />}
       <main
         id="main"
         tabIndex={-1}

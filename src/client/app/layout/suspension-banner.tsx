@@ -1,5 +1,29 @@
-import { ShieldAlert } from 'lucide-react';
+import { Coffee, ShieldAlert, type LucideIcon } from 'lucide-react';
+import { playBreakMessage, type PlayBreak } from '#shared/play-breaks.ts';
 import { suspensionMessage, type Suspension } from '#shared/suspension.ts';
+
+const STILL_ALLOWED =
+  'You can still sign in, follow your matches and withdraw your available balance. Deposits, ' +
+  'new challenges and accepting challenges are paused.';
+
+/** A strip under the top bar that says why cash play is paused and what still works. */
+function PausedBanner(props: { label: string; icon: LucideIcon; message: string }) {
+  const Icon = props.icon;
+  return (
+    <section aria-label={props.label} className="border-b border-amber-400/40 bg-amber-400/10">
+      <div className="mx-auto flex max-w-6xl items-start gap-3 px-4 py-3 text-sm text-amber-50 sm:px-6">
+        <Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-amber-300" />
+        <div className="space-y-1">
+          <p className="font-display text-xs font-bold tracking-widest text-amber-300">
+            {props.label.toUpperCase()}
+          </p>
+          <p>{props.message}</p>
+          <p className="text-amber-100/80">{STILL_ALLOWED}</p>
+        </div>
+      </div>
+    </section>
+  );
+}
 
 /**
  * Under the top bar while an admin has suspended the account (DESIGN §10): the reason and the
@@ -7,23 +31,21 @@ import { suspensionMessage, type Suspension } from '#shared/suspension.ts';
  */
 export function SuspensionBanner({ suspension }: { suspension: Suspension }) {
   return (
-    <section
-      aria-label="Account suspended"
-      className="border-b border-amber-400/40 bg-amber-400/10"
-    >
-      <div className="mx-auto flex max-w-6xl items-start gap-3 px-4 py-3 text-sm text-amber-50 sm:px-6">
-        <ShieldAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-amber-300" />
-        <div className="space-y-1">
-          <p className="font-display text-xs font-bold tracking-widest text-amber-300">
-            ACCOUNT SUSPENDED
-          </p>
-          <p>{suspensionMessage(suspension)}</p>
-          <p className="text-amber-100/80">
-            You can still sign in, follow your matches and withdraw your available balance.
-            Deposits, new challenges and accepting challenges are paused.
-          </p>
-        </div>
-      </div>
-    </section>
+    <PausedBanner
+      label="Account suspended"
+      icon={ShieldAlert}
+      message={suspensionMessage(suspension)}
+    />
+  );
+}
+
+/** Under the top bar during the player's own time-out or self-exclusion (DESIGN §11). */
+export function PlayBreakBanner({ playBreak }: { playBreak: PlayBreak }) {
+  return (
+    <PausedBanner
+      label={playBreak.kind === 'time_out' ? 'Time-out' : 'Self-exclusion'}
+      icon={Coffee}
+      message={playBreakMessage(playBreak)}
+    />
   );
 }

@@ -24,6 +24,7 @@ import { IdVerificationCard } from '#client/features/profile/components/id-verif
 import { LocationCard } from '#client/features/profile/components/location-card.tsx';
 import { PasswordCard } from '#client/features/profile/components/password-card.tsx';
 import { TwoFactorCard } from '#client/features/profile/components/two-factor-card.tsx';
+import { PlayResponsiblyCard } from '#client/features/responsible-gaming/components/play-responsibly-card.tsx';
 
 const CREATED: ChallengeListFilter = { role: 'created' };
 const ACCEPTED: ChallengeListFilter = { role: 'accepted' };
@@ -118,6 +119,7 @@ export function ProfilePage({ user }: { user: PublicUser }) {
           <PasswordCard />
           <TwoFactorCard user={user} />
           <IdVerificationCard />
+          <PlayResponsiblyCard user={user} />
           <FreeSiteCard />
         </div>
         <div className="space-y-6 lg:col-span-2">

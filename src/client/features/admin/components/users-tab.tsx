@@ -55,6 +55,11 @@ function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
           )}
           {user.id === viewerId && <Badge variant="neutral">YOU</Badge>}
           {user.suspension && <Badge variant="danger">SUSPENDED</Badge>}
+          {user.playBreak && (
+            <Badge variant="neutral">
+              {user.playBreak.kind === 'time_out' ? 'TIME-OUT' : 'SELF-EXCLUDED'}
+            </Badge>
+          )}
         </div>
         <p className="font-display text-lg font-black text-white tabular-nums">
           <span className="sr-only">Balance: </span>
@@ -72,6 +77,14 @@ function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
               {user.suspension.until
                 ? `Until ${formatDateTime(user.suspension.until)}`
                 : 'Until lifted'}
+            </span>
+          </Fact>
+        )}
+        {user.playBreak && (
+          <Fact label={user.playBreak.kind === 'time_out' ? 'Time-out' : 'Self-exclusion'} wide>
+            Taken by the player, until {formatDateTime(user.playBreak.until)}
+            <span className="block text-slate-400">
+              No deposits, new challenges or acceptances; it cannot be ended early.
             </span>
           </Fact>
         )}

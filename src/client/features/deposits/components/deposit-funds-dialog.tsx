@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Wallet } from 'lucide-react';
 import { centsToDecimalString, formatCents, type Cents } from '#shared/money.ts';
+import { playBreakMessage } from '#shared/play-breaks.ts';
 import { suspensionMessage } from '#shared/suspension.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import {
@@ -49,17 +50,31 @@ function DepositFlow({ onClose }: { onClose: () => void }) {
   const { user } = useUser();
   const backToEntry = () => setStep('amount');
 
-  // The server refuses a suspended player's deposits (DESIGN §10): say why before they start.
-  if (user?.suspension) {
+  // The server refuses deposits during a suspension (DESIGN §10) or the player's own break
+  // (DESIGN §11): say why before they start.
+  const paused = user?.suspension
+    ? {
+        description: DEPOSIT_MESSAGES.depositsPaused,
+        title: DEPOSIT_TITLES.accountSuspended,
+        message: suspensionMessage(user.suspension),
+      }
+    : user?.playBreak
+      ? {
+          description: DEPOSIT_MESSAGES.depositsPausedByBreak,
+          title: DEPOSIT_TITLES.playPaused,
+          message: playBreakMessage(user.playBreak),
+        }
+      : null;
+  if (paused) {
     return (
       <>
         <DialogHeader>
           <DialogTitle>Deposit Funds</DialogTitle>
-          <DialogDescription>{DEPOSIT_MESSAGES.depositsPaused}</DialogDescription>
+          <DialogDescription>{paused.description}</DialogDescription>
         </DialogHeader>
         <DepositProblemPanel
-          title={DEPOSIT_TITLES.accountSuspended}
-          message={suspensionMessage(user.suspension)}
+          title={paused.title}
+          message={paused.message}
           actions={
             <Button variant="outline" onClick={onClose}>
               CLOSE

@@ -4,7 +4,12 @@ import { ApiError, serverText } from '#client/lib/api-client.ts';
 import { confirmPayment } from '../api/confirm-payment.ts';
 import { confirmSandboxCard } from '../api/confirm-sandbox-card.ts';
 import { createPaymentIntent } from '../api/create-payment-intent.ts';
-import { DEPOSIT_MESSAGES, DEPOSIT_TITLES, type DepositProblem } from './deposit-messages.ts';
+import {
+  accountRefusalTitle,
+  DEPOSIT_MESSAGES,
+  DEPOSIT_TITLES,
+  type DepositProblem,
+} from './deposit-messages.ts';
 import { InvalidPaymentResponseError } from './payment-response.ts';
 
 /** What the card provider (Stripe.js, or the sandbox) says after it tried to take the money. */
@@ -45,11 +50,8 @@ export async function depositByCard(
   try {
     ({ clientSecret } = await createPaymentIntent(amountCents));
   } catch (error) {
-    const suspended = error instanceof ApiError && error.code === 'ACCOUNT_SUSPENDED';
-    return failed(
-      suspended ? DEPOSIT_TITLES.accountSuspended : DEPOSIT_TITLES.serviceError,
-      initFailureMessage(error),
-    );
+    const refusal = error instanceof ApiError ? accountRefusalTitle(error.code) : null;
+    return failed(refusal ?? DEPOSIT_TITLES.serviceError, initFailureMessage(error));
   }
 
   let result: ProviderResult;

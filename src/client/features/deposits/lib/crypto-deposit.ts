@@ -1,6 +1,6 @@
 import { PAYMENT_MESSAGES, rateLimitedMessage } from '#shared/contracts/payments.ts';
 import { ApiError, serverText } from '#client/lib/api-client.ts';
-import { DEPOSIT_MESSAGES, DEPOSIT_TITLES } from './deposit-messages.ts';
+import { accountRefusalTitle, DEPOSIT_MESSAGES, DEPOSIT_TITLES } from './deposit-messages.ts';
 import { CREATE_RETRY_AFTER_DEFAULT_S } from './deposit-timing.ts';
 import { InvalidPaymentResponseError } from './payment-response.ts';
 
@@ -43,9 +43,8 @@ export function cryptoCreationProblem(error: unknown): CryptoProblem {
   if (error.status === 503) {
     return { title: DEPOSIT_TITLES.cryptoUnavailable, message: DEPOSIT_MESSAGES.cryptoUnavailable };
   }
-  if (error.code === 'ACCOUNT_SUSPENDED') {
-    return { title: DEPOSIT_TITLES.accountSuspended, message: serverText(error) };
-  }
+  const refusal = accountRefusalTitle(error.code);
+  if (refusal) return { title: refusal, message: serverText(error) };
   const amountMessage = error.fields?.amount;
   if (amountMessage && TOO_SMALL_MESSAGES.includes(amountMessage)) {
     return { title: DEPOSIT_TITLES.amountTooSmall, message: amountMessage };

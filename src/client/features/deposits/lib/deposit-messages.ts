@@ -16,7 +16,26 @@ export const DEPOSIT_TITLES = {
   paymentExpired: 'PAYMENT EXPIRED',
   cryptoInitiated: 'CRYPTO DEPOSIT INITIATED',
   accountSuspended: 'ACCOUNT SUSPENDED',
+  depositLimit: 'DEPOSIT LIMIT REACHED',
+  playPaused: 'DEPOSITS PAUSED',
 } as const;
+
+/**
+ * The heading of a refusal aimed at the player's own account (DESIGN §10, §11): a suspension, a
+ * deposit limit they set, or their time-out or self-exclusion; null for any other answer.
+ */
+export function accountRefusalTitle(code: string | undefined): string | null {
+  switch (code) {
+    case 'ACCOUNT_SUSPENDED':
+      return DEPOSIT_TITLES.accountSuspended;
+    case 'DEPOSIT_LIMIT_EXCEEDED':
+      return DEPOSIT_TITLES.depositLimit;
+    case 'PLAY_PAUSED':
+      return DEPOSIT_TITLES.playPaused;
+    default:
+      return null;
+  }
+}
 
 export const DEPOSIT_MESSAGES = {
   balanceUpdateFailed:
@@ -33,6 +52,7 @@ export const DEPOSIT_MESSAGES = {
   cryptoInitiated:
     'We have let our team know about your deposit. They will contact you with payment instructions.',
   depositsPaused: 'Deposits are paused while your account is suspended.',
+  depositsPausedByBreak: 'Deposits are paused during the break you took from cash play.',
 } as const;
 
 /** SPEC §8, the crypto panel's status line. */
