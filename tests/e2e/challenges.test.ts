@@ -70,7 +70,8 @@ describe('a challenge between two players in two browsers', () => {
     await expectTopBarBalance(creator.page, '$68.00');
     // The loser's balance does not change; the acceptor's page learns of the result live.
     await acceptor.page.getByRole('tab', { name: /Completed/ }).click();
-    await acceptor.page.getByText('WINNER').first().waitFor({ timeout: 10_000 });
+    // Exact: the lobby's banner says "Winner takes the pot", which a substring match finds at once.
+    await acceptor.page.getByText('WINNER', { exact: true }).first().waitFor({ timeout: 10_000 });
     expect(await topBarBalance(acceptor.page).innerText()).toContain('$10.00');
 
     await creator.context.close();

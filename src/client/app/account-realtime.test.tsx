@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import type { QueryClient } from '@tanstack/react-query';
 import type { PublicUser } from '#shared/contracts/auth.ts';
+import { refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
 import { FakeWebSocket } from '#client/test-utils/fake-web-socket.ts';
-import { makeCounts, parseRequestUrl } from '#client/test-utils/challenges.ts';
+import { makeChallenge, makeCounts, parseRequestUrl } from '#client/test-utils/challenges.ts';
 import { jsonResponse, makeUser, renderApp, stubFetch } from '#client/test-utils/render-app.tsx';
 import { findToast } from '#client/test-utils/toasts.ts';
 
@@ -33,11 +35,13 @@ function serverFor(user: PublicUser) {
   return { state, fetchMock };
 }
 
-async function signedInSocket() {
+/** The page's account socket, opened, once the reads its opening starts have settled. */
+async function signedInSocket(queryClient: QueryClient) {
   await screen.findByTitle('$ Blue Coins');
   await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
   const socket = FakeWebSocket.latest();
   act(() => socket.serverOpen());
+  await waitFor(() => expect(queryClient.isFetching()).toBe(0));
   return socket;
 }
 
@@ -56,8 +60,8 @@ describe('account realtime', () => {
 
   it('puts a BALANCE_UPDATE for this user into the balance and toasts it', async () => {
     serverFor(makeUser({ id: 1, balance: 12.5 }));
-    renderApp('/');
-    const socket = await signedInSocket();
+    const { queryClient } = renderApp('/');
+    const socket = await signedInSocket(queryClient);
     expect(socket.url).toBe(`ws://${window.location.host}/ws`);
 
     act(() => socket.serverSend({ type: 'BALANCE_UPDATE', userId: 1, newBalance: 62.5 }));
@@ -69,8 +73,8 @@ describe('account realtime', () => {
 
   it("ignores another user's BALANCE_UPDATE", async () => {
     serverFor(makeUser({ id: 1, balance: 12.5 }));
-    renderApp('/');
-    const socket = await signedInSocket();
+    const { queryClient } = renderApp('/');
+    const socket = await signedInSocket(queryClient);
 
     act(() => socket.serverSend({ type: 'BALANCE_UPDATE', userId: 2, newBalance: 999 }));
 
@@ -80,8 +84,8 @@ describe('account realtime', () => {
 
   it('refreshes the challenge lists and counts on CHALLENGE_UPDATED', async () => {
     const { fetchMock } = serverFor(makeUser({ id: 1 }));
-    renderApp('/');
-    const socket = await signedInSocket();
+    const { queryClient } = renderApp('/');
+    const socket = await signedInSocket(queryClient);
     await screen.findByText('NO AVAILABLE CHALLENGES');
     const listsBefore = requestsTo(fetchMock, '/api/challenges');
     const countsBefore = requestsTo(fetchMock, '/api/challenges/counts');
@@ -100,8 +104,8 @@ describe('account realtime', () => {
       if (path === '/api/challenges/counts') return jsonResponse(200, makeCounts());
       return jsonResponse(200, []);
     });
-    renderApp('/');
-    const socket = await signedInSocket();
+    const { queryClient } = renderApp('/');
+    const socket = await signedInSocket(queryClient);
     const news = (kind: string) => ({
       type: 'NOTIFICATION',
       notification: {
@@ -130,8 +134,8 @@ describe('account realtime', () => {
 
   it('closes the socket on sign-out and does not reconnect', async () => {
     serverFor(makeUser());
-    renderApp('/');
-    const socket = await signedInSocket();
+    const { queryClient } = renderApp('/');
+    const socket = await signedInSocket(queryClient);
     const user = userEvent.setup();
 
     await user.click(screen.getByRole('button', { name: 'PROFILE' }));
@@ -144,8 +148,8 @@ describe('account realtime', () => {
 
   it('asks who is signed in when the server ends the session (4001), without reconnecting', async () => {
     const { state, fetchMock } = serverFor(makeUser());
-    renderApp('/');
-    const socket = await signedInSocket();
+    const { queryClient } = renderApp('/');
+    const socket = await signedInSocket(queryClient);
     const userRequests = requestsTo(fetchMock, '/api/user');
 
     state.signedIn = false;
@@ -154,5 +158,61 @@ describe('account realtime', () => {
     expect(await screen.findByRole('tab', { name: 'Login' })).toBeInTheDocument();
     expect(requestsTo(fetchMock, '/api/user')).toBe(userRequests + 1);
     expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('reads the balance and the lists again once the socket opens: what changed before reached no socket', async () => {
+    let balance = 12.5;
+    let open = [] as ReturnType<typeof makeChallenge>[];
+    stubFetch(({ url }) => {
+      const { path } = parseRequestUrl(url);
+      if (path === '/api/user') return jsonResponse(200, makeUser({ id: 1, balance }));
+      if (path === '/api/challenges/counts') return jsonResponse(200, makeCounts());
+      if (path === '/api/challenges') return jsonResponse(200, open);
+      return jsonResponse(200, []);
+    });
+    renderApp('/');
+    await screen.findByText('NO AVAILABLE CHALLENGES');
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    expect(screen.getByTitle('$ Blue Coins')).toHaveTextContent('$12.50');
+
+    // A credit and a new challenge while the socket connects: their events reach no socket here.
+    balance = 40;
+    open = [makeChallenge({ game: 'Tekken 8' })];
+    act(() => FakeWebSocket.latest().serverOpen());
+
+    expect(await screen.findByText('Tekken 8')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTitle('$ Blue Coins')).toHaveTextContent('$40.00'));
+  });
+
+  it('keeps a BALANCE_UPDATE when a read of the user answered before it lands afterwards', async () => {
+    let balance = 12.5;
+    let holdNextUserRead = false;
+    let deliverHeldRead: (() => void) | undefined;
+    stubFetch(({ url }) => {
+      const { path } = parseRequestUrl(url);
+      if (path === '/api/user') {
+        // Answered now, with the balance of now, and delivered when the test says.
+        const response = jsonResponse(200, makeUser({ id: 1, balance }));
+        if (!holdNextUserRead) return response;
+        holdNextUserRead = false;
+        return new Promise<Response>((resolve) => (deliverHeldRead = () => resolve(response)));
+      }
+      if (path === '/api/challenges/counts') return jsonResponse(200, makeCounts());
+      return jsonResponse(200, []);
+    });
+    const { queryClient } = renderApp('/');
+    const socket = await signedInSocket(queryClient);
+
+    // The user is read again (as after accepting a challenge), and answered at $12.50...
+    holdNextUserRead = true;
+    act(() => void refreshSessionUser(queryClient));
+    await waitFor(() => expect(deliverHeldRead).toBeDefined());
+    // ...then the balance changes, its event arrives, and only then the older answer.
+    balance = 62.5;
+    act(() => socket.serverSend({ type: 'BALANCE_UPDATE', userId: 1, newBalance: 62.5 }));
+    act(() => deliverHeldRead?.());
+
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(screen.getByTitle('$ Blue Coins')).toHaveTextContent('$62.50');
   });
 });

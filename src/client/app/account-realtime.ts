@@ -2,8 +2,13 @@ import type { QueryClient } from '@tanstack/react-query';
 import { AccountSocket, accountSocketUrl, type AccountEvent } from '#client/lib/account-socket.ts';
 import { notificationsQueryKey } from '#client/features/notifications/api/notifications.ts';
 import { formatDollars } from '#client/lib/format.ts';
+import { readAgain } from '#client/lib/query-client.ts';
 import { toast } from '#client/lib/toast.ts';
+import { userQueryKey } from '#client/features/auth/api/get-user.ts';
 import { refreshSessionUser, setCachedBalance } from '#client/features/auth/api/session-cache.ts';
+import { challengeCountsQueryKey } from '#client/features/challenges/api/get-challenge-counts.ts';
+import { challengeDetailsQueryKey } from '#client/features/challenges/api/get-challenge.ts';
+import { challengeListsQueryKey } from '#client/features/challenges/api/get-challenges.ts';
 import { invalidateChallenge } from '#client/features/challenges/api/invalidate-challenges.ts';
 import { transactionsQueryKey } from '#client/features/wallet/api/get-transactions.ts';
 import { payoutsQueryKey } from '#client/features/payouts/api/get-payouts.ts';
@@ -30,9 +35,9 @@ export function applyAccountEvent(
           ? { available: event.available, underReview: event.underReview }
           : undefined,
       );
-      void queryClient.invalidateQueries({ queryKey: transactionsQueryKey });
+      void readAgain(queryClient, transactionsQueryKey);
       // A failed payout returns its amount: the history shows the new status with it.
-      void queryClient.invalidateQueries({ queryKey: payoutsQueryKey });
+      void readAgain(queryClient, payoutsQueryKey);
       toast({
         title: 'Balance Updated',
         description: `Your new balance is ${formatDollars(event.newBalance)}`,
@@ -44,7 +49,7 @@ export function applyAccountEvent(
     case 'NOTIFICATION':
       // The bell's count and list read afresh. A suspension set or lifted, or a break taken in
       // another tab, changes what the app offers, so the user is read again too.
-      void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
+      void readAgain(queryClient, notificationsQueryKey);
       if (
         event.notification.kind === 'account_suspended' ||
         event.notification.kind === 'suspension_lifted' ||
@@ -57,6 +62,28 @@ export function applyAccountEvent(
 }
 
 /**
+ * Everything the events above keep fresh, read again once the socket is open. The server sends an
+ * event only to the sockets open when it happens, and a page reads its user and its lists before
+ * its socket opens (the socket waits for the first paint and its own chunk): a balance credited,
+ * or a challenge posted, in between reached nobody here, and since reads never go stale the page
+ * never showed it. A reconnected socket missed whatever happened while it was down in the same
+ * way. Read from now on, the data is at least as new as the first event the socket can bring.
+ */
+export function readAgainAfterConnect(queryClient: QueryClient): void {
+  for (const queryKey of [
+    userQueryKey,
+    transactionsQueryKey,
+    payoutsQueryKey,
+    challengeListsQueryKey,
+    challengeCountsQueryKey,
+    challengeDetailsQueryKey,
+    notificationsQueryKey,
+  ]) {
+    void readAgain(queryClient, queryKey);
+  }
+}
+
+/**
  * Opens the account socket for the signed-in user and returns what closes it. The server ending
  * the session makes the app find out whether anyone is still signed in here.
  */
@@ -64,6 +91,7 @@ export function connectAccountRealtime(queryClient: QueryClient, userId: number)
   const socket = new AccountSocket({
     url: accountSocketUrl(window.location),
     onEvent: (event) => applyAccountEvent(queryClient, userId, event),
+    onOpen: () => readAgainAfterConnect(queryClient),
     onSessionEnded: () => void refreshSessionUser(queryClient),
   });
   socket.start();

@@ -12,16 +12,18 @@ import {
 function startSocket() {
   const events: AccountEvent[] = [];
   const onSessionEnded = vi.fn();
+  const onOpen = vi.fn();
   const warn = vi.fn();
   const socket = new AccountSocket({
     url: 'ws://arena.test/ws',
     createSocket: (url) => new FakeWebSocket(url),
     onEvent: (event) => events.push(event),
+    onOpen,
     onSessionEnded,
     warn,
   });
   socket.start();
-  return { socket, events, onSessionEnded, warn };
+  return { socket, events, onSessionEnded, onOpen, warn };
 }
 
 /** Lets `ms` pass and reports how many sockets exist afterwards. */
@@ -91,6 +93,19 @@ describe('account socket reconnects', () => {
     // Back to the first delay rather than the fourth (8 s).
     expect(socketsAfter(999)).toBe(4);
     expect(socketsAfter(1)).toBe(5);
+  });
+
+  it('says so on every open, the first and each one after a reconnect', () => {
+    const { onOpen } = startSocket();
+    expect(onOpen).not.toHaveBeenCalled();
+    FakeWebSocket.latest().serverOpen();
+    expect(onOpen).toHaveBeenCalledTimes(1);
+
+    FakeWebSocket.latest().serverClose(1006);
+    socketsAfter(1000);
+    expect(onOpen).toHaveBeenCalledTimes(1);
+    FakeWebSocket.latest().serverOpen();
+    expect(onOpen).toHaveBeenCalledTimes(2);
   });
 
   it('keeps one connection attempt at a time', () => {

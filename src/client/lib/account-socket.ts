@@ -38,6 +38,12 @@ export type AccountEvent = Exclude<ServerMessage, { type: 'PING' }>;
 export interface AccountSocketOptions {
   url: string;
   onEvent: (event: AccountEvent) => void;
+  /**
+   * Called on every successful open, the first and each one after a reconnect. From then on the
+   * server sends this account's events here; what happened before (while the page read its
+   * data, while the socket was down) was sent to no socket of this page.
+   */
+  onOpen?: () => void;
   /** The server closed with {@link SESSION_ENDED_CLOSE_CODE}: no reconnect follows. */
   onSessionEnded: () => void;
   createSocket?: (url: string) => SocketLike;
@@ -110,6 +116,7 @@ export class AccountSocket {
     this.socket = socket;
     socket.onopen = () => {
       this.attempts = 0;
+      this.options.onOpen?.();
     };
     socket.onmessage = (event) => this.receive(socket, event.data);
     // An error is always followed by a close event, which decides about reconnecting.

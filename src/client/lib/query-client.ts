@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
 
 /**
  * SPEC §7: reads and writes are never retried; reads never go stale and never refetch on focus,
@@ -19,4 +19,20 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+}
+
+/**
+ * Reads the queries under `queryKey` again after a change: the shown ones now, the others when
+ * next shown. Unlike invalidateQueries alone, a query's first read that is still under way is
+ * started again as well: invalidateQueries restarts a read under way only once the query has
+ * data, and otherwise lets that read finish and counts it as fresh, though the server may have
+ * answered it before the change. Since reads never go stale, that older answer would stay.
+ */
+export async function readAgain(queryClient: QueryClient, queryKey: QueryKey): Promise<void> {
+  // Cancelled, such a query goes back to pending with no read under way (its spinner stays).
+  await queryClient.cancelQueries({
+    queryKey,
+    predicate: (query) => query.state.data === undefined,
+  });
+  await queryClient.invalidateQueries({ queryKey });
 }

@@ -140,7 +140,8 @@ describe('payouts page', () => {
 describe('payout history, live', () => {
   it('shows a payout the operator failed as soon as its amount comes back to the balance', async () => {
     let payouts = [makePayout({ id: 3, amount: 20 })];
-    serve({ user: makeUser({ id: 1, balance: 20 }), payouts: () => payouts });
+    const user = makeUser({ id: 1, balance: 20 });
+    serve({ user, payouts: () => payouts });
     renderApp('/payouts');
     const list = await screen.findByRole('list', { name: 'Payout history' });
     expect(within(list).getByText('PROCESSING')).toBeInTheDocument();
@@ -148,7 +149,9 @@ describe('payout history, live', () => {
     const socket = FakeWebSocket.latest();
     act(() => socket.serverOpen());
 
+    // The operator fails it on the server, which reads it back from then on, then tells the socket.
     payouts = [makePayout({ id: 3, amount: 20, status: 'failed', failureReason: 'Bad address' })];
+    user.balance = 40;
     act(() => socket.serverSend({ type: 'BALANCE_UPDATE', userId: 1, newBalance: 40 }));
 
     expect(await within(list).findByText('FAILED')).toBeInTheDocument();

@@ -27,6 +27,12 @@ export function setCachedBalance(
   queryClient.setQueryData<PublicUser | null>(userQueryKey, (user) =>
     user && user.id === userId ? { ...user, balance, ...split } : user,
   );
+  // A read of the user under way (asked for after a mutation, or as the socket opened) may have
+  // been answered before this balance was: landing now, it would put the older balance back, for
+  // good, as reads never go stale. Started again, it reads this balance or a newer one.
+  if (queryClient.isFetching({ queryKey: userQueryKey }) > 0) {
+    void queryClient.refetchQueries({ queryKey: userQueryKey });
+  }
 }
 
 /** Asks the server again who is signed in and with what balance. */

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChallengeView } from '#shared/contracts/challenges.ts';
+import { readAgain } from '#client/lib/query-client.ts';
 import { challengeCountsQueryKey } from './get-challenge-counts.ts';
 import { challengeQueryKey } from './get-challenge.ts';
 import { challengeListsQueryKey } from './get-challenges.ts';
@@ -9,10 +10,11 @@ import { challengeListsQueryKey } from './get-challenges.ts';
  * counts may have moved, and so has that challenge's own page.
  */
 export async function invalidateChallenge(queryClient: QueryClient, id: number): Promise<void> {
+  // readAgain: a list's first read may still be under way, answered before this change.
   await Promise.all([
-    queryClient.invalidateQueries({ queryKey: challengeListsQueryKey }),
-    queryClient.invalidateQueries({ queryKey: challengeCountsQueryKey }),
-    queryClient.invalidateQueries({ queryKey: challengeQueryKey(id) }),
+    readAgain(queryClient, challengeListsQueryKey),
+    readAgain(queryClient, challengeCountsQueryKey),
+    readAgain(queryClient, challengeQueryKey(id)),
   ]);
 }
 
