@@ -229,6 +229,14 @@ const SCREENS: Screen[] = [
     as: 'creator',
     path: (world) => `/sandbox/crypto/${world.cryptoPaymentId}`,
   },
+  { name: 'play responsibly, signed out', as: 'visitor', path: '/play-responsibly' },
+  { name: 'play responsibly', as: 'creator', path: '/play-responsibly' },
+  {
+    name: 'play responsibly, time-out confirmation',
+    as: 'newcomer',
+    path: '/play-responsibly',
+    open: confirmation('TAKE A TIME-OUT'),
+  },
   { name: 'payouts, with records', as: 'acceptor', path: '/payouts' },
   { name: 'payouts, no records', as: 'newcomer', path: '/payouts' },
   {

@@ -197,3 +197,69 @@ describe('identity before money leaves', () => {
     await context.close();
   });
 });
+
+describe('limits a player sets', () => {
+  it('a $50 daily limit refuses $60 saying what is left, takes $40, and a time-out stops creating', async () => {
+    const context = await playerAt(NEW_YORK);
+    const page = await context.newPage();
+    await fillRegistration(page, 'New York');
+    await page.waitForURL(`${app.baseUrl}/`);
+
+    await page.getByRole('link', { name: 'Play responsibly' }).click();
+    await page.waitForURL(`${app.baseUrl}/play-responsibly`);
+    await page.getByRole('link', { name: 'Call 1-800-GAMBLER' }).waitFor();
+    const limits = page.getByRole('region', { name: 'Deposit limits' });
+    await limits.getByLabel('Daily limit ($)').fill('50');
+    await limits.getByRole('button', { name: 'SAVE LIMITS' }).click();
+    await page.getByText('LIMITS SAVED', { exact: true }).first().waitFor();
+    await limits.getByText('$50.00 left').waitFor();
+
+    const startDeposit = async (amount: string) => {
+      await page.goto('/profile');
+      await page.getByRole('button', { name: 'DEPOSIT FUNDS' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Deposit Funds' });
+      await dialog.getByLabel('Amount ($)').fill(amount);
+      await dialog.getByRole('button', { name: 'CONTINUE' }).click();
+      return dialog;
+    };
+    const refused = await startDeposit('60');
+    await refused
+      .getByText('This deposit is over your daily deposit limit: $50.00 left today.')
+      .waitFor();
+    const accepted = await startDeposit('40');
+    await accepted.getByRole('button', { name: 'Credit Card' }).click();
+    await accepted.getByLabel('Card Number').fill('4242 4242 4242 4242');
+    await accepted.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await accepted.getByLabel('CVC').fill('123');
+    await accepted.getByRole('button', { name: 'PAY $40.00' }).click();
+    await accepted.getByText('DEPOSIT SUCCESSFUL').waitFor();
+
+    await page.goto('/play-responsibly');
+    await page.getByRole('region', { name: 'Deposit limits' }).getByText('$10.00 left').waitFor();
+    await page.getByRole('button', { name: 'TAKE A TIME-OUT' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Take a time-out for 24 hours?' });
+    await confirm.getByText(/Nobody, not you and not our support, can end it early/).waitFor();
+    await confirm.getByRole('button', { name: 'YES, START MY TIME-OUT' }).click();
+    await page.getByText('TIME-OUT STARTED', { exact: true }).first().waitFor();
+    const banner = page.getByRole('region', { name: 'Time-out' });
+    const pause = await banner
+      .getByText(/^You are taking a time-out until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/)
+      .textContent();
+
+    await page.goto('/');
+    await page
+      .getByRole('button', { name: /Create Challenge/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Create Challenge' });
+    await dialog.getByLabel('Game', { exact: true }).fill('EA FC 26');
+    await dialog.getByLabel('Amount ($)').fill('20');
+    await dialog.getByLabel('Console').selectOption('PlayStation');
+    await dialog.getByLabel('Gamer Tag').fill('Striker');
+    await dialog.getByRole('button', { name: 'CREATE CHALLENGE' }).click();
+    // The refusal, in its toast, names the same end as the banner.
+    const toast = page.locator('li', { hasText: 'Challenge not created' }).first();
+    await toast.getByText(pause ?? 'no banner text').waitFor();
+    await context.close();
+  });
+});

@@ -190,6 +190,7 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       ['the lobby', opponent.page, '/'],
       ['a match in play, with voice chat', creator.page, `/challenges/${match}`],
       ['the profile', creator.page, '/profile'],
+      ['the limits page', creator.page, '/play-responsibly'],
       ['the admin dashboard', admin.page, '/admin'],
     ];
     for (const [name, page, path] of pages) {

@@ -3,12 +3,17 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowRight } from 'lucide-react';
 import { depositAmountSchema, PAYMENT_MESSAGES } from '#shared/contracts/payments.ts';
+import { RESPONSIBLE_GAMING_MESSAGES } from '#shared/contracts/responsible-gaming.ts';
 import type { Cents } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { toast, type ToastHandle } from '#client/lib/toast.ts';
+import {
+  tightestRoom,
+  useResponsibleGaming,
+} from '#client/features/responsible-gaming/api/responsible-gaming.ts';
 import { DEPOSIT_TITLES } from '../lib/deposit-messages.ts';
 
 const amountFormSchema = z.object({ amount: depositAmountSchema });
@@ -22,18 +27,22 @@ export interface AmountStepProps {
 }
 
 /**
- * The entry step: an amount from $10 to $10,000, checked with the server's own schema. A refused
- * amount is said under the field and in the SPEC's INVALID AMOUNT toast (SPEC §5).
+ * The entry step: an amount from $10 to $10,000, checked with the server's own schema, and within
+ * the deposit limits the player set. A refused amount is said under the field and in a toast: the
+ * SPEC's INVALID AMOUNT (SPEC §5), or DEPOSIT LIMIT REACHED.
  */
 export function AmountStep({ defaultAmount, onContinue }: AmountStepProps) {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<AmountFormValues, unknown, AmountFormOutput>({
     resolver: zodResolver(amountFormSchema),
     defaultValues: { amount: defaultAmount },
   });
+
+  const rules = useResponsibleGaming({ fresh: true });
 
   // The INVALID AMOUNT toast is withdrawn once a good amount is entered, not left to time out.
   const invalidToast = useRef<ToastHandle | null>(null);
@@ -41,6 +50,18 @@ export function AmountStep({ defaultAmount, onContinue }: AmountStepProps) {
     handleSubmit(
       ({ amount }) => {
         invalidToast.current?.dismiss();
+        // The player's own limits (DESIGN §11), mirrored: the server judges again, under its lock.
+        const room = rules.data ? tightestRoom(rules.data) : null;
+        if (room && amount > room.left) {
+          const message = RESPONSIBLE_GAMING_MESSAGES.depositOverLimit(room.key, room.left);
+          setError('amount', { message });
+          invalidToast.current = toast({
+            title: DEPOSIT_TITLES.depositLimit,
+            description: message,
+            variant: 'destructive',
+          });
+          return;
+        }
         onContinue(amount);
       },
       (invalid) => {
