@@ -33,6 +33,10 @@ function useScrollToTopOnNavigate(path: string): void {
   }, [path]);
 }
 
+/** A footer link is never broken at its hyphens: it reads, and takes the focus, as one piece. */
+const FOOTER_LINK =
+  'rounded-sm whitespace-nowrap text-slate-300 underline underline-offset-4 hover:text-accent';
+
 function Footer() {
   return (
     <footer className="border-t border-ink-800 bg-ink-950/70">
@@ -43,27 +47,18 @@ function Footer() {
           locations.
         </p>
         <p>
-          <Link
-            href="/play-responsibly"
-            className="rounded-sm text-slate-300 underline underline-offset-4 hover:text-accent"
-          >
+          <Link href="/play-responsibly" className={FOOTER_LINK}>
             Play responsibly
           </Link>
           . Only stake what you can afford to lose. Help:{' '}
-          <a
-            href={`tel:${HELPLINE.tel}`}
-            className="rounded-sm text-slate-300 underline underline-offset-4 hover:text-accent"
-          >
+          <a href={`tel:${HELPLINE.tel}`} className={FOOTER_LINK}>
             {HELPLINE.name}
           </a>
         </p>
         {/* Where cash play is allowed is checked with DB-IP's data, whose licence (CC BY 4.0)
             asks for this credit on the pages that use it. */}
         <p>
-          <a
-            href="https://db-ip.com"
-            className="rounded-sm text-slate-300 underline underline-offset-4 hover:text-accent"
-          >
+          <a href="https://db-ip.com" className={FOOTER_LINK}>
             IP Geolocation by DB-IP
           </a>
         </p>

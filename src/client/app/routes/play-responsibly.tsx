@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { LogIn, Phone, TriangleAlert } from 'lucide-react';
+import { Globe, LogIn, Phone, TriangleAlert } from 'lucide-react';
 import { HELPLINE } from '#shared/play-breaks.ts';
 import {
   Card,
@@ -38,17 +38,17 @@ function HelpCard() {
             Call {HELPLINE.name}
           </a>
         </p>
+        <p>Or chat with them and find help near you:</p>
         <p>
-          Or chat and find local help at{' '}
           <a
             href={HELPLINE.url}
             target="_blank"
             rel="noreferrer"
-            className="text-accent underline underline-offset-4"
+            className="inline-flex items-center gap-2 text-accent underline underline-offset-4"
           >
+            <Globe aria-hidden="true" className="size-4" />
             1800gambler.net
           </a>
-          .
         </p>
         <p className="text-slate-300">
           Signs to watch for: playing to win back losses, staking more than you planned, or hiding
