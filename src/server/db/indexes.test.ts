@@ -32,6 +32,7 @@ import {
 } from '#server/features/challenges/service.ts';
 import { listEvidence } from '#server/features/challenges/evidence.ts';
 import { runFairPlayPass } from '#server/features/challenges/review.ts';
+import { listTaxReport, taxYear } from '#server/features/compliance/tax-report.ts';
 import { EXTERNAL_CARD, userWallet } from '#server/features/ledger/accounts.ts';
 import { getUserBalanceCents, getUserBalances } from '#server/features/ledger/balances.ts';
 import { publishStored } from '#server/features/notifications/notify.ts';
@@ -347,6 +348,10 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
     [
       'a challenge’s settlement (transfers by reference)',
       (db) => findUnreversedSettlement(db, 12_345),
+    ],
+    [
+      'a year’s tax report (the prizes credited that year, by time)',
+      (db) => listTaxReport(db, taxYear(2026), 200_000n),
     ],
     [
       'a transfer posted (idempotency key, accounts, postings, balances)',

@@ -473,6 +473,12 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     { request: () => get('/api/admin/ledger-health'), expect: adminOnly(200) },
   ],
   'GET /api/admin/audit': [{ request: () => get('/api/admin/audit'), expect: adminOnly(200) }],
+  'GET /api/admin/tax-report': [
+    { request: () => get('/api/admin/tax-report?year=2026'), expect: adminOnly(200) },
+  ],
+  'GET /api/admin/tax-report.csv': [
+    { request: () => get('/api/admin/tax-report.csv?year=2026'), expect: adminOnly(200) },
+  ],
   'GET /api/admin/challenges': [
     { request: () => get('/api/admin/challenges'), expect: adminOnly(200) },
   ],

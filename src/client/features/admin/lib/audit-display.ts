@@ -13,6 +13,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.unsuspend': 'Suspension lifted',
   'report.resolve': 'Report resolved',
   'user.state_change': 'State changed',
+  'tax_report.export': 'Tax report downloaded',
 };
 
 export function auditActionLabel(action: AuditAction): string {
