@@ -33,6 +33,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   LOCATION_NOT_ALLOWED: 403,
   IDENTITY_NOT_VERIFIED: 403,
   PAYOUT_LIMIT_EXCEEDED: 400,
+  MONEY_HELD: 409,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

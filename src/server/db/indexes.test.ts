@@ -33,6 +33,8 @@ import {
 import { listEvidence } from '#server/features/challenges/evidence.ts';
 import { runFairPlayPass } from '#server/features/challenges/review.ts';
 import { listTaxReport, taxYear } from '#server/features/compliance/tax-report.ts';
+import { moneyHeldFor } from '#server/features/account/close-account.ts';
+import { collectAccountData } from '#server/features/account/data-export.ts';
 import { EXTERNAL_CARD, userWallet } from '#server/features/ledger/accounts.ts';
 import { getUserBalanceCents, getUserBalances } from '#server/features/ledger/balances.ts';
 import { publishStored } from '#server/features/notifications/notify.ts';
@@ -515,6 +517,18 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
     [
       'lock a deleted user’s active challenges',
       (db) => inTransaction(db, ({ tx }) => lockActiveChallengesOf(tx, viewer)),
+    ],
+    [
+      'where a player’s money is held, before they close their account',
+      (db) => moneyHeldFor(db, viewer),
+    ],
+    [
+      'a player’s data export (profile, challenges, wallet, payments, payouts, notifications)',
+      async (db) => {
+        const user = await findUserById(db, viewer);
+        if (!user) throw new Error('no viewer');
+        return collectAccountData(db, user, now);
+      },
     ],
     [
       'lock a suspended user’s open challenges',

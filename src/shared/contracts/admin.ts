@@ -196,6 +196,8 @@ export const AUDIT_ACTIONS = [
   'report.resolve',
   /** A player moved to another US state (DESIGN §11): the actor is the player. */
   'user.state_change',
+  /** A player closed their own account (DESIGN §11): the actor is the player. */
+  'user.close',
   /** An admin downloaded a year's tax report, with the players' names and addresses in it. */
   'tax_report.export',
 ] as const;

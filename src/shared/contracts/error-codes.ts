@@ -42,5 +42,10 @@ export const ERROR_CODES = [
   'IDENTITY_NOT_VERIFIED',
   /** A payout over PAYOUT_DAILY_LIMIT in 24 hours; the message says what can still be withdrawn. */
   'PAYOUT_LIMIT_EXCEEDED',
+  /**
+   * A player's own closing refused while money of theirs is in escrow, under review or on its
+   * way out (DESIGN §11); the message says where.
+   */
+  'MONEY_HELD',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -161,6 +161,16 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
   'GET /api/transactions': [{ request: () => get('/api/transactions'), expect: signedIn(200) }],
+
+  // The player's own data (DESIGN §11). Each world's players hold money only in their wallets,
+  // so each may close; an admin's account is closed by another admin, never from the profile.
+  'GET /api/me/export': [{ request: () => get('/api/me/export'), expect: signedIn(200) }],
+  'POST /api/me/close': [
+    {
+      request: () => post('/api/me/close', { password: PASSWORD }),
+      expect: { ...signedIn(200), admin: 403 },
+    },
+  ],
   'GET /api/profile/config': [{ request: () => get('/api/profile/config'), expect: signedIn(200) }],
   'PATCH /api/user': [
     {

@@ -13,6 +13,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.unsuspend': 'Suspension lifted',
   'report.resolve': 'Report resolved',
   'user.state_change': 'State changed',
+  'user.close': 'Account closed by the player',
   'tax_report.export': 'Tax report downloaded',
 };
 
