@@ -7,6 +7,7 @@ import {
 } from '#shared/contracts/account-data.ts';
 import { postJson } from '#client/lib/api-client.ts';
 import { formatDollars } from '#client/lib/format.ts';
+import { dismissToast } from '#client/lib/toast.ts';
 import { setSessionUser } from '#client/features/auth/api/session-cache.ts';
 import { leaveSignedOutNotice } from '#client/features/auth/lib/signed-out-notice.ts';
 
@@ -36,6 +37,8 @@ export function useCloseAccount() {
   return useMutation({
     mutationFn: closeAccount,
     onSuccess: (closed) => {
+      // A toast about the account (its balance swept to $0.00, say) is news of nobody now.
+      dismissToast();
       leaveSignedOutNotice(closedAccountNotice(closed));
       // Nobody is signed in any more, and nothing cached of the account may stay on screen.
       setSessionUser(queryClient, null);
