@@ -116,15 +116,20 @@ async function accountBalance(key: string): Promise<bigint> {
   return row?.balanceCents ?? 0n;
 }
 
-/** Opens the account socket and resolves with its close code whenever it closes. */
-async function openSocket(agent: Agent): Promise<{ closed: Promise<number> }> {
+/**
+ * Opens the account socket: resolves `closed` with its close code whenever it closes, and keeps
+ * the type of every message it received.
+ */
+async function openSocket(agent: Agent): Promise<{ closed: Promise<number>; received: string[] }> {
   const socket = new WebSocket(socketUrl, { headers: { cookie: `sid=${agent.sessionCookie}` } });
+  const received: string[] = [];
+  socket.on('message', (data) => received.push(JSON.parse(String(data)).type as string));
   const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  return { closed };
+  return { closed, received };
 }
 
 /** A second browser signed in to the same account. */
@@ -353,6 +358,8 @@ describe('POST /api/me/close', () => {
     expect(cleared?.value).toBe('');
     expect(await socket.closed).toBe(SESSION_ENDED_CLOSE_CODE);
     expect(await otherSocket.closed).toBe(SESSION_ENDED_CLOSE_CODE);
+    // The sockets were shut before the news of the sweep: no "your balance is $0" for nobody.
+    expect([...socket.received, ...otherSocket.received]).not.toContain('BALANCE_UPDATE');
     expect((await elsewhere.get('/api/user')).statusCode).toBe(401);
     expect((await elsewhere.get('/api/me/export')).statusCode).toBe(401);
     expect(await t.database.db.select().from(sessions).where(eq(sessions.userId, me.id))).toEqual(

@@ -68,6 +68,10 @@ export async function closeAccountLocked(
   const userId = user.id;
   const { actorUserId, note } = closure;
   const now = ctx.clock();
+  // Every instance forgets the account's sessions and closes its sockets (the account socket and
+  // voice chat alike) once this commits. Announced before anything else the closing publishes, so
+  // that its browsers are shut before the news of its wallet swept to zero could reach them.
+  uow.afterCommit(() => ctx.bus.publish({ type: 'sessions-revoked', userId }));
   const summary: ClosureSummary = {
     cancelledChallengeIds: [],
     disputedChallengeIds: [],
@@ -181,8 +185,5 @@ export async function closeAccountLocked(
   await tx.delete(authTokens).where(eq(authTokens.userId, userId));
   await tx.delete(knownDevices).where(eq(knownDevices.userId, userId));
   await revokeUserSessions(tx, userId);
-  // Every instance forgets the sessions it holds in memory and closes the account's sockets,
-  // the account socket and voice chat alike.
-  uow.afterCommit(() => ctx.bus.publish({ type: 'sessions-revoked', userId }));
   return summary;
 }
