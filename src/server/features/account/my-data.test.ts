@@ -13,10 +13,12 @@ import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { SESSION_ENDED_CLOSE_CODE } from '#shared/contracts/realtime.ts';
 import { queryRows } from '#server/db/client.ts';
 import { ledgerAccounts } from '#server/db/schema/ledger.ts';
+import { licenseVerifications } from '#server/db/schema/license-verifications.ts';
 import { sessions } from '#server/db/schema/sessions.ts';
 import { users } from '#server/db/schema/users.ts';
 import { formatUtc } from '#server/lib/format-time.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
+import { multipart, sampleFile } from '#tests/helpers/multipart.ts';
 import {
   Agent,
   createTestApp,
@@ -29,6 +31,7 @@ import {
 import { auditEntriesFor, signInAdmin } from '../admin/testing/admin-agent.ts';
 import { HOUSE_UNCLAIMED } from '../ledger/accounts.ts';
 import { deletedUsername } from '../users/close-account.ts';
+import { CLOSED_BY_PLAYER_NOTE } from './close-account.ts';
 
 /**
  * The player's own data (DESIGN §11, issue 19): a download of all of it, without a secret in it,
@@ -345,6 +348,15 @@ describe('POST /api/me/close', () => {
     // A result the player lost and confirmed: history, but no money of theirs held.
     const lost = await reportedWin(other, me, 10);
     expect((await me.agent.post(`/api/challenges/${lost}/confirm`)).statusCode).toBe(200);
+    // A licence waiting for review is decided with the closing: nobody is left to verify.
+    const license = multipart('driversLicense', 'id.pdf', 'application/pdf', sampleFile('pdf'));
+    const uploaded = await me.agent.request({
+      method: 'POST',
+      url: '/api/user/upload-license',
+      payload: license.payload,
+      headers: license.headers,
+    });
+    expect(uploaded.statusCode).toBe(201);
     const elsewhere = await secondBrowser(me);
     const socket = await openSocket(me.agent);
     const otherSocket = await openSocket(elsewhere);
@@ -389,10 +401,19 @@ describe('POST /api/me/close', () => {
       winnerId: other.id,
     });
 
+    const [verification] = await t.database.db
+      .select()
+      .from(licenseVerifications)
+      .where(eq(licenseVerifications.userId, me.id));
+    expect(verification).toMatchObject({
+      status: 'rejected',
+      note: CLOSED_BY_PLAYER_NOTE,
+      reviewedBy: me.id,
+    });
     const [audit] = await auditEntriesFor(t.database, { type: 'user', id: me.id }, 'user.close');
     expect(audit).toMatchObject({
       actorUserId: me.id,
-      details: { unclaimedCents: '11345', rejectedVerificationIds: [] },
+      details: { unclaimedCents: '11345', rejectedVerificationIds: [verification!.id] },
     });
     expect(JSON.stringify(audit?.details)).not.toContain(me.username);
     // The name is free again.
