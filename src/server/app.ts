@@ -17,6 +17,7 @@ import { createAppContext, type RateLimits } from './context.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
 import { toHttpError } from './errors.ts';
+import { myDataRoutes } from './features/account/my-data-routes.ts';
 import { accountSecurityRoutes } from './features/account/routes.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { auditRoutes } from './features/audit/routes.ts';
@@ -231,6 +232,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
   await app.register(accountSecurityRoutes(ctx));
+  await app.register(myDataRoutes(ctx));
   await app.register(twoFactorRoutes(ctx));
   await app.register(walletRoutes(ctx));
   await app.register(adminRoutes(ctx));

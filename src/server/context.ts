@@ -23,6 +23,8 @@ export interface RateLimits {
   /** Redeeming mailed links (reset completion, e-mail verification): per address. */
   linkPerAddress: RateRule;
   verificationMailPerUser: RateRule;
+  /** Closing one's own account asks for the password: checks of it, per account. */
+  accountClosePerUser: RateRule;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -52,6 +54,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   passwordResetPerAccount: { name: 'password-reset:user', limit: 3, windowMs: 60 * 60_000 },
   linkPerAddress: { name: 'link:ip', limit: 30, windowMs: 60 * 60_000 },
   verificationMailPerUser: { name: 'verify-mail:user', limit: 5, windowMs: 60 * 60_000 },
+  // Closing the account asks for the password, like a password change, and gets its budget: a
+  // session left open cannot be used to guess the password here either.
+  accountClosePerUser: { name: 'account-close:user', limit: 10, windowMs: 15 * 60_000 },
 };
 
 /** What every feature's routes and services receive: built once in `buildApp`. */

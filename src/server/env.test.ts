@@ -88,4 +88,15 @@ describe('parseEnv', () => {
       );
     }
   });
+
+  it('reads the tax report threshold in dollars, $2,000 by default', () => {
+    expect(parseEnv({}).TAX_REPORT_THRESHOLD).toBe(200_000n);
+    expect(parseEnv({ TAX_REPORT_THRESHOLD: '600' }).TAX_REPORT_THRESHOLD).toBe(60_000n);
+    expect(parseEnv({ TAX_REPORT_THRESHOLD: '1999.99' }).TAX_REPORT_THRESHOLD).toBe(199_999n);
+    for (const bad of ['0', '-5', '12.345', '2,000', 'lots']) {
+      expect(() => parseEnv({ TAX_REPORT_THRESHOLD: bad }), bad).toThrow(
+        'TAX_REPORT_THRESHOLD: must be a positive dollar amount, e.g. 2500',
+      );
+    }
+  });
 });

@@ -205,6 +205,11 @@ const envSchema = z.object({
   KYC_REQUIRED_FOR_PAYOUT: booleanFlag.default(true),
   /** The most one player's payouts may total in any 24 hours, in dollars (DESIGN §11). */
   PAYOUT_DAILY_LIMIT: dollarAmount.default(250_000n),
+  /**
+   * The net winnings in one calendar year (prizes credited − the stakes of those challenges) at
+   * which a player is listed in the admin's tax report, in dollars (DESIGN §11).
+   */
+  TAX_REPORT_THRESHOLD: dollarAmount.default(200_000n),
   CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
   CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
 });

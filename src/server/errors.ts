@@ -35,6 +35,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   PAYOUT_LIMIT_EXCEEDED: 400,
   DEPOSIT_LIMIT_EXCEEDED: 400,
   PLAY_PAUSED: 403,
+  MONEY_HELD: 409,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

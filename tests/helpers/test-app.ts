@@ -29,6 +29,7 @@ export const GENEROUS_RATE_LIMITS: RateLimits = {
   passwordResetPerAccount: { name: 'password-reset:user', limit: 10_000, windowMs: 60_000 },
   linkPerAddress: { name: 'link:ip', limit: 10_000, windowMs: 60_000 },
   verificationMailPerUser: { name: 'verify-mail:user', limit: 10_000, windowMs: 60_000 },
+  accountClosePerUser: { name: 'account-close:user', limit: 10_000, windowMs: 60_000 },
 };
 
 export interface TestApp {

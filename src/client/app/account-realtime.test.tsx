@@ -8,6 +8,7 @@ import { FakeWebSocket } from '#client/test-utils/fake-web-socket.ts';
 import { makeChallenge, makeCounts, parseRequestUrl } from '#client/test-utils/challenges.ts';
 import { jsonResponse, makeUser, renderApp, stubFetch } from '#client/test-utils/render-app.tsx';
 import { findToast } from '#client/test-utils/toasts.ts';
+import { applyAccountEvent } from './account-realtime.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -79,6 +80,20 @@ describe('account realtime', () => {
     act(() => socket.serverSend({ type: 'BALANCE_UPDATE', userId: 2, newBalance: 999 }));
 
     expect(screen.getByTitle('$ Blue Coins')).toHaveTextContent('$12.50');
+    expect(screen.queryByText('Balance Updated')).not.toBeInTheDocument();
+  });
+
+  it('says nothing of a BALANCE_UPDATE that arrives once the player is signed out here', async () => {
+    serverFor(makeUser({ id: 1, balance: 12.5 }));
+    const { queryClient } = renderApp('/');
+    await signedInSocket(queryClient);
+    // The account was closed a moment ago; the sweep of its wallet to $0 arrives afterwards.
+    act(() => queryClient.setQueryData(['user'], null));
+    act(() =>
+      applyAccountEvent(queryClient, 1, { type: 'BALANCE_UPDATE', userId: 1, newBalance: 0 }),
+    );
+
+    await screen.findByRole('tab', { name: 'Login' });
     expect(screen.queryByText('Balance Updated')).not.toBeInTheDocument();
   });
 

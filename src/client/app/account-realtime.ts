@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { PublicUser } from '#shared/contracts/auth.ts';
 import { AccountSocket, accountSocketUrl, type AccountEvent } from '#client/lib/account-socket.ts';
 import { notificationsQueryKey } from '#client/features/notifications/api/notifications.ts';
 import { formatDollars } from '#client/lib/format.ts';
@@ -27,6 +28,8 @@ export function applyAccountEvent(
   switch (event.type) {
     case 'BALANCE_UPDATE':
       if (event.userId !== currentUserId) return;
+      // Signed out here already (the account just closed, its wallet swept): no news for anyone.
+      if (queryClient.getQueryData<PublicUser | null>(userQueryKey)?.id !== event.userId) return;
       setCachedBalance(
         queryClient,
         event.userId,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -156,4 +157,70 @@ export function sqlArray(values: Array<string | number | boolean | null>, type: 
     values.map((value) => sql`${value}::${cast}`),
     sql`, `,
   )}]::${cast}[]`;
+}
+
+/**
+ * The rows of `query`, `batchSize` at a time, for an answer too long to hold in memory (a CSV
+ * export). A cursor WITH HOLD makes the database run the query once, keep the result on its side
+ * (on disk past `work_mem`) and hand it out a batch per FETCH, with no transaction open while the
+ * caller consumes: a slow download holds no lock and no snapshot. The cursor belongs to one
+ * session: on PostgreSQL one connection of the pool, held until the rows are read or the caller
+ * stops early (a `return` or a throw closes the cursor and gives the connection back); PGlite has
+ * a single session, where other statements run between the fetches.
+ */
+export async function* cursorRows<T>(
+  handle: DatabaseHandle,
+  query: SQL,
+  batchSize = 500,
+): AsyncGenerator<T[], void, undefined> {
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
+    throw new RangeError(`a batch is a positive number of rows, not ${batchSize}`);
+  }
+  const client = handle.pool ? await handle.pool.connect() : undefined;
+  const db: Executor = client
+    ? (drizzleNodePg({ client, schema, casing: 'snake_case' }) as unknown as Database)
+    : handle.db;
+  const cursor = sql.identifier(`export_${randomBytes(8).toString('hex')}`);
+  let declared = false;
+  let failed = false;
+  try {
+    await db.execute(sql`declare ${cursor} no scroll cursor with hold for ${query}`);
+    declared = true;
+    for (;;) {
+      const rows = await queryRows<T>(
+        db,
+        sql`fetch forward ${sql.raw(String(batchSize))} from ${cursor}`,
+      );
+      if (rows.length > 0) yield rows;
+      if (rows.length < batchSize) return;
+    }
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    await endCursor(db, declared ? cursor : undefined, client, failed);
+  }
+}
+
+/**
+ * Closes the cursor, if one was declared, and gives the connection back. A connection whose
+ * cursor could not be closed is destroyed rather than lent again. A failure to close is reported
+ * only when nothing failed before it: the first failure is the one worth reading.
+ */
+async function endCursor(
+  db: Executor,
+  cursor: ReturnType<typeof sql.identifier> | undefined,
+  client: pg.PoolClient | undefined,
+  failed: boolean,
+): Promise<void> {
+  let closeError: unknown;
+  if (cursor) {
+    try {
+      await db.execute(sql`close ${cursor}`);
+    } catch (error) {
+      closeError = error;
+    }
+  }
+  client?.release(closeError instanceof Error ? closeError : undefined);
+  if (closeError !== undefined && !failed) throw closeError;
 }

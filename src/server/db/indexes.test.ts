@@ -32,6 +32,9 @@ import {
 } from '#server/features/challenges/service.ts';
 import { listEvidence } from '#server/features/challenges/evidence.ts';
 import { runFairPlayPass } from '#server/features/challenges/review.ts';
+import { listTaxReport, taxYear } from '#server/features/compliance/tax-report.ts';
+import { moneyHeldFor } from '#server/features/account/close-account.ts';
+import { collectAccountData } from '#server/features/account/data-export.ts';
 import { EXTERNAL_CARD, userWallet } from '#server/features/ledger/accounts.ts';
 import { getUserBalanceCents, getUserBalances } from '#server/features/ledger/balances.ts';
 import { publishStored } from '#server/features/notifications/notify.ts';
@@ -349,6 +352,10 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
       (db) => findUnreversedSettlement(db, 12_345),
     ],
     [
+      'a year’s tax report (the prizes credited that year, by time)',
+      (db) => listTaxReport(db, taxYear(2026), 200_000n),
+    ],
+    [
       'a transfer posted (idempotency key, accounts, postings, balances)',
       (db) =>
         inTransaction(db, (uow) =>
@@ -510,6 +517,18 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
     [
       'lock a deleted user’s active challenges',
       (db) => inTransaction(db, ({ tx }) => lockActiveChallengesOf(tx, viewer)),
+    ],
+    [
+      'where a player’s money is held, before they close their account',
+      (db) => moneyHeldFor(db, viewer),
+    ],
+    [
+      'a player’s data export (profile, challenges, wallet, payments, payouts, notifications)',
+      async (db) => {
+        const user = await findUserById(db, viewer);
+        if (!user) throw new Error('no viewer');
+        return collectAccountData(db, user, now);
+      },
     ],
     [
       'lock a suspended user’s open challenges',

@@ -46,7 +46,7 @@ export const codeSchema = z
   .min(1, SECURITY_MESSAGES.codeRequired)
   .max(40, SECURITY_MESSAGES.invalidCode);
 
-const currentPasswordSchema = z
+export const currentPasswordSchema = z
   .string({ error: SECURITY_MESSAGES.currentPasswordRequired })
   .min(1, SECURITY_MESSAGES.currentPasswordRequired)
   .max(PASSWORD_MAX * 4, SECURITY_MESSAGES.currentPasswordWrong);

@@ -200,6 +200,10 @@ export const AUDIT_ACTIONS = [
   'user.play_break',
   /** A player changed their own deposit limits (DESIGN §11): the actor is the player. */
   'user.deposit_limits',
+  /** A player closed their own account (DESIGN §11): the actor is the player. */
+  'user.close',
+  /** An admin downloaded a year's tax report, with the players' names and addresses in it. */
+  'tax_report.export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

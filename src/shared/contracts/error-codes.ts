@@ -46,5 +46,10 @@ export const ERROR_CODES = [
   'DEPOSIT_LIMIT_EXCEEDED',
   /** Cash play refused during the player's own time-out or self-exclusion, naming its end. */
   'PLAY_PAUSED',
+  /**
+   * A player's own closing refused while money of theirs is in escrow, under review or on its
+   * way out (DESIGN §11); the message says where.
+   */
+  'MONEY_HELD',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

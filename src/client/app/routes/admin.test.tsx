@@ -62,6 +62,7 @@ describe('admin page access', () => {
       'PAYOUTS',
       'ID VERIFICATION',
       'REPORTS',
+      'TAX REPORT',
       'AUDIT LOG',
     ]);
     expect(await screen.findByText('LEDGER OK')).toBeInTheDocument();

@@ -17,11 +17,13 @@ import type { ChallengeListFilter } from '#client/features/challenges/api/get-ch
 import { ChallengeGrid } from '#client/features/challenges/components/challenge-grid.tsx';
 import { TransactionsCard } from '#client/features/wallet/components/transactions-card.tsx';
 import { DepositFundsDialog } from '#client/features/deposits/components/deposit-funds-dialog.tsx';
+import { CloseAccountCard } from '#client/features/profile/components/close-account-card.tsx';
 import { ContactInfoCard } from '#client/features/profile/components/contact-info-card.tsx';
 import { DevicesCard } from '#client/features/profile/components/devices-card.tsx';
 import { FreeSiteCard } from '#client/features/profile/components/free-site-card.tsx';
 import { IdVerificationCard } from '#client/features/profile/components/id-verification-card.tsx';
 import { LocationCard } from '#client/features/profile/components/location-card.tsx';
+import { MyDataCard } from '#client/features/profile/components/my-data-card.tsx';
 import { PasswordCard } from '#client/features/profile/components/password-card.tsx';
 import { TwoFactorCard } from '#client/features/profile/components/two-factor-card.tsx';
 import { PlayResponsiblyCard } from '#client/features/responsible-gaming/components/play-responsibly-card.tsx';
@@ -91,7 +93,7 @@ function MyChallengesCard({ viewerId }: { viewerId: number }) {
 
 /**
  * /profile: account summary, contact info and email, ID verification, the free site, the player's
- * challenges and transactions.
+ * challenges and transactions, their devices, a copy of their data and closing the account.
  */
 export function ProfilePage({ user }: { user: PublicUser }) {
   const memberSince = formatMonthYear(user.createdAt);
@@ -126,6 +128,8 @@ export function ProfilePage({ user }: { user: PublicUser }) {
           <MyChallengesCard viewerId={user.id} />
           <TransactionsCard />
           <DevicesCard />
+          <MyDataCard />
+          <CloseAccountCard user={user} />
         </div>
       </div>
     </>

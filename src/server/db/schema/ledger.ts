@@ -74,6 +74,11 @@ export const ledgerTransfers = pgTable(
     index('ledger_transfers_reverses_idx')
       .on(table.reversesTransferId)
       .where(sql`reverses_transfer_id is not null`),
+    // The transfers that can credit a winner's wallet (a settlement paid out at once, a held
+    // credit released), by time: the admin's tax report reads one calendar year of them.
+    index('ledger_transfers_prize_credits_idx')
+      .on(table.createdAt)
+      .where(sql`reference_type = 'challenge' and kind in ('settlement', 'review_release')`),
   ],
 );
 

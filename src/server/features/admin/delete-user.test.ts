@@ -18,7 +18,8 @@ import {
 } from '#tests/helpers/test-app.ts';
 import { challengeEscrow, HOUSE_UNCLAIMED, userWallet } from '../ledger/accounts.ts';
 import { SESSION_ENDED_CLOSE_CODE } from '#shared/contracts/realtime.ts';
-import { DELETED_ACCOUNT_NOTE, DELETED_PLAYER_DISPUTE, deletedUsername } from './delete-user.ts';
+import { CLOSED_PLAYER_DISPUTE, deletedUsername } from '../users/close-account.ts';
+import { DELETED_ACCOUNT_NOTE } from './delete-user.ts';
 import { auditEntriesFor, signInAdmin } from './testing/admin-agent.ts';
 
 let t: TestApp;
@@ -141,7 +142,7 @@ describe('DELETE /api/admin/users/:id', () => {
     for (const id of [created, joined]) {
       expect(await view(id)).toMatchObject({
         status: 'disputed',
-        disputeReason: DELETED_PLAYER_DISPUTE,
+        disputeReason: CLOSED_PLAYER_DISPUTE,
       });
     }
     expect(await accountBalance(challengeEscrow(created))).toBe(4_000n);

@@ -28,6 +28,7 @@ import { deleteUser } from './delete-user.ts';
 import { listUsersWithBalances } from './repository.ts';
 import { adminReportRoutes } from './report-routes.ts';
 import { suspendUser, unsuspendUser } from './suspend-user.ts';
+import { adminTaxReportRoutes } from './tax-report-routes.ts';
 import { adminVerificationRoutes } from './verification-routes.ts';
 
 const errors = {
@@ -52,6 +53,7 @@ export const adminRoutes =
     await app.register(adminChallengeRoutes(ctx));
     await app.register(adminVerificationRoutes(ctx));
     await app.register(adminReportRoutes(ctx));
+    await app.register(adminTaxReportRoutes(ctx));
 
     app.get(
       '/api/admin/users',

@@ -8,7 +8,7 @@ export interface AuditRecord {
   actorUserId: number;
   action: AuditAction;
   target: {
-    type: 'user' | 'payout' | 'challenge' | 'verification' | 'report';
+    type: 'user' | 'payout' | 'challenge' | 'verification' | 'report' | 'tax_report';
     id: number | string;
   };
   details: AuditDetails;

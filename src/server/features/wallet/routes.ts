@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import { transactionPageSchema, transactionsQuerySchema } from '#shared/contracts/wallet.ts';
-import { centsToDollarNumber } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { listWalletMovements } from './repository.ts';
+import { toTransactionView } from './view.ts';
 
 export const walletRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -29,18 +29,7 @@ export const walletRoutes =
         const page = rows.slice(0, limit);
         const oldest = page.at(-1);
         return {
-          items: page.map((row) => ({
-            id: Number(row.postingId),
-            createdAt: row.createdAt.toISOString(),
-            kind: row.kind,
-            amount: centsToDollarNumber(row.amountCents),
-            balanceAfter: centsToDollarNumber(row.balanceAfterCents),
-            reference:
-              row.referenceType && row.referenceId
-                ? { type: row.referenceType, id: row.referenceId }
-                : null,
-            memo: row.memo,
-          })),
+          items: page.map(toTransactionView),
           nextBefore: rows.length > limit && oldest ? Number(oldest.postingId) : null,
         };
       },

@@ -161,6 +161,16 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
   'GET /api/transactions': [{ request: () => get('/api/transactions'), expect: signedIn(200) }],
+
+  // The player's own data (DESIGN §11). Each world's players hold money only in their wallets,
+  // so each may close; an admin's account is closed by another admin, never from the profile.
+  'GET /api/me/export': [{ request: () => get('/api/me/export'), expect: signedIn(200) }],
+  'POST /api/me/close': [
+    {
+      request: () => post('/api/me/close', { password: PASSWORD }),
+      expect: { ...signedIn(200), admin: 403 },
+    },
+  ],
   'GET /api/profile/config': [{ request: () => get('/api/profile/config'), expect: signedIn(200) }],
   'PATCH /api/user': [
     {
@@ -495,6 +505,12 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     { request: () => get('/api/admin/ledger-health'), expect: adminOnly(200) },
   ],
   'GET /api/admin/audit': [{ request: () => get('/api/admin/audit'), expect: adminOnly(200) }],
+  'GET /api/admin/tax-report': [
+    { request: () => get('/api/admin/tax-report?year=2026'), expect: adminOnly(200) },
+  ],
+  'GET /api/admin/tax-report.csv': [
+    { request: () => get('/api/admin/tax-report.csv?year=2026'), expect: adminOnly(200) },
+  ],
   'GET /api/admin/challenges': [
     { request: () => get('/api/admin/challenges'), expect: adminOnly(200) },
   ],

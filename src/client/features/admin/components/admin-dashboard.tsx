@@ -5,14 +5,15 @@ import { DisputesTab } from './disputes-tab.tsx';
 import { LedgerHealthLine } from './ledger-health-line.tsx';
 import { PayoutsTab } from './payouts-tab.tsx';
 import { ReportsTab } from './reports-tab.tsx';
+import { TaxReportTab } from './tax-report-tab.tsx';
 import { UsersTab } from './users-tab.tsx';
 import { VerificationsTab } from './verifications-tab.tsx';
 
 /**
- * SPEC §2's USERS and COMPLETED CHALLENGES, the operator's queues issue 6 adds, and the players'
- * reports (DESIGN §10). Seven tabs do not fit a 390 px phone, so the tab list scrolls sideways
- * inside its own strip (the page never does); arrow keys move between tabs and bring the focused
- * one into view.
+ * SPEC §2's USERS and COMPLETED CHALLENGES, the operator's queues issue 6 adds, the players'
+ * reports (DESIGN §10) and the tax report (DESIGN §11). Eight tabs do not fit a 390 px phone, so
+ * the tab list scrolls sideways inside its own strip (the page never does); arrow keys move
+ * between tabs and bring the focused one into view.
  */
 export function AdminDashboard({ viewerId }: { viewerId: number }) {
   return (
@@ -21,7 +22,7 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
       <Tabs defaultValue="users">
         <div className="-mx-4 overflow-x-auto px-4 pb-1 sm:mx-0 sm:px-0">
           {/* Columns sized to their labels (not equal, as two tabs use): the longest label would
-              otherwise widen all seven past the page. Spare width on a desktop is shared out. */}
+              otherwise widen all eight past the page. Spare width on a desktop is shared out. */}
           <TabsList aria-label="Admin sections" className="w-full min-w-max auto-cols-auto!">
             <TabsTrigger value="users">USERS</TabsTrigger>
             <TabsTrigger value="completed">COMPLETED CHALLENGES</TabsTrigger>
@@ -29,6 +30,7 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
             <TabsTrigger value="payouts">PAYOUTS</TabsTrigger>
             <TabsTrigger value="verifications">ID VERIFICATION</TabsTrigger>
             <TabsTrigger value="reports">REPORTS</TabsTrigger>
+            <TabsTrigger value="tax">TAX REPORT</TabsTrigger>
             <TabsTrigger value="audit">AUDIT LOG</TabsTrigger>
           </TabsList>
         </div>
@@ -49,6 +51,9 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
         </TabsContent>
         <TabsContent value="reports">
           <ReportsTab />
+        </TabsContent>
+        <TabsContent value="tax">
+          <TaxReportTab />
         </TabsContent>
         <TabsContent value="audit">
           <AuditLogTab />

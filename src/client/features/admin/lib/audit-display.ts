@@ -15,6 +15,8 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.state_change': 'State changed',
   'user.play_break': 'Break from play',
   'user.deposit_limits': 'Deposit limits changed',
+  'user.close': 'Account closed by the player',
+  'tax_report.export': 'Tax report downloaded',
 };
 
 export function auditActionLabel(action: AuditAction): string {
