@@ -229,6 +229,12 @@ const SCREENS: Screen[] = [
     as: 'creator',
     path: (world) => `/sandbox/crypto/${world.cryptoPaymentId}`,
   },
+  {
+    name: 'profile, Close my account confirmation',
+    as: 'newcomer',
+    path: '/profile',
+    open: confirmation('CLOSE MY ACCOUNT'),
+  },
   { name: 'play responsibly, signed out', as: 'visitor', path: '/play-responsibly' },
   { name: 'play responsibly', as: 'creator', path: '/play-responsibly' },
   {
@@ -276,6 +282,7 @@ const SCREENS: Screen[] = [
     open: dialog('VIEW DETAILS', /^Challenge #/, tab('COMPLETED CHALLENGES')),
   },
   { name: 'admin, DISPUTES', as: 'admin', path: '/admin', open: tab('DISPUTES') },
+  { name: 'admin, TAX REPORT', as: 'admin', path: '/admin', open: tab('TAX REPORT') },
   {
     name: 'admin, Resolve Dispute',
     as: 'admin',
