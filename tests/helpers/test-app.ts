@@ -115,6 +115,16 @@ export async function markEmailVerified(database: DatabaseHandle, userId: number
 }
 
 /** A browser-like client: keeps the session cookie between requests. */
+/**
+ * A clock that stands still at the moment it is made, for tests of the fixed-window rate limits:
+ * under the running clock, a test's few requests can straddle the edge of a minute and be counted
+ * in two windows, and the limit they test is then never reached.
+ */
+export function stillClock(): () => Date {
+  const at = new Date();
+  return () => at;
+}
+
 export class Agent {
   private cookie: string | undefined;
   constructor(readonly app: FastifyInstance) {}

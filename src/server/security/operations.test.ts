@@ -22,6 +22,7 @@ import {
   GENEROUS_RATE_LIMITS,
   markEmailVerified,
   type TestApp,
+  stillClock,
 } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '#server/features/admin/testing/admin-agent.ts';
 import { fund } from '#tests/helpers/money.ts';
@@ -294,6 +295,7 @@ describe('GET /metrics', () => {
   it('counts logins refused by the rate limit apart from wrong passwords', async () => {
     const t = await createSettledTestApp({
       database,
+      clock: stillClock(),
       env: { METRICS_TOKEN },
       rateLimits: {
         ...GENEROUS_RATE_LIMITS,

@@ -18,6 +18,7 @@ import {
   GENEROUS_RATE_LIMITS,
   registration,
   type TestApp,
+  stillClock,
 } from '#tests/helpers/test-app.ts';
 import { queryRows, type DatabaseHandle } from '#server/db/client.ts';
 import {
@@ -401,6 +402,7 @@ describe('rate limits', () => {
     const tight = { limit: 1, windowMs: 60_000 };
     const limited = await createSettledTestApp({
       database,
+      clock: stillClock(),
       rateLimits: {
         ...GENEROUS_RATE_LIMITS,
         loginPerUsername: { name: 'login:user:h', ...tight },

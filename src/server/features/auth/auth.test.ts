@@ -10,6 +10,7 @@ import {
   signUp,
   uniqueUsername,
   type TestApp,
+  stillClock,
 } from '#tests/helpers/test-app.ts';
 import { hashToken } from './sessions.ts';
 
@@ -314,6 +315,7 @@ describe('login throttling', () => {
   it('limits attempts per address across accounts', async () => {
     const throttled = await createTestApp({
       database: t.database,
+      clock: stillClock(),
       rateLimits: {
         loginPerUsername: { name: 'login:user2', limit: 1000, windowMs: 60_000 },
         loginPerAddress: { name: 'login:ip2', limit: 2, windowMs: 60_000 },
@@ -352,6 +354,7 @@ describe('login throttling', () => {
     ): Promise<number[]> {
       const throttled = await createTestApp({
         database: t.database,
+        clock: stillClock(),
         env: { TRUST_PROXY: trustProxy },
         rateLimits: {
           loginPerUsername: { name: `login:user:${trustProxy}`, limit: 1000, windowMs: 60_000 },
@@ -433,6 +436,7 @@ describe('login throttling', () => {
   it('limits registrations per address', async () => {
     const throttled = await createTestApp({
       database: t.database,
+      clock: stillClock(),
       rateLimits: { registerPerAddress: { name: 'register:ip2', limit: 1, windowMs: 60_000 } },
     });
     try {

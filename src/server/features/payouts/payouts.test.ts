@@ -13,6 +13,7 @@ import {
   signUp,
   type Agent,
   type TestApp,
+  stillClock,
 } from '#tests/helpers/test-app.ts';
 import { auditEntriesFor, signInAdmin } from '../admin/testing/admin-agent.ts';
 import { EXTERNAL_CRYPTO, payoutHold } from '../ledger/accounts.ts';
@@ -140,6 +141,7 @@ describe('POST /api/payouts', () => {
   it('is rate-limited per player', async () => {
     const limited = await createTestApp({
       database: t.database,
+      clock: stillClock(),
       rateLimits: {
         ...GENEROUS_RATE_LIMITS,
         payoutRequestPerUser: { name: 'payout:request:test', limit: 2, windowMs: 60_000 },
