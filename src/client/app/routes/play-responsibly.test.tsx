@@ -87,7 +87,7 @@ describe('the play responsibly page', () => {
     expect(within(limits).getByText('$10.00 left')).toBeInTheDocument();
     expect(within(limits).getByText('$460.00 left')).toBeInTheDocument();
     expect(within(limits).getByText('No limit')).toBeInTheDocument();
-    expect(within(limits).getByText(/\$100\.00 from/)).toBeInTheDocument();
+    expect(within(limits).getByText(/^Rises to \$100\.00 on /)).toBeInTheDocument();
     expect(within(limits).getByLabelText('Daily limit ($)')).toHaveValue('50.00');
   });
 
@@ -124,6 +124,31 @@ describe('the play responsibly page', () => {
     const updated = await screen.findByRole('region', { name: 'Deposit limits' });
     expect(await within(updated).findByText('$25.00 left')).toBeInTheDocument();
     expect(within(updated).getByLabelText('Weekly limit ($)')).toHaveValue('');
+  });
+
+  it('leaves a waiting raise alone when another limit is saved', async () => {
+    const waiting = makeRules({
+      limits: {
+        daily: {
+          amount: 50,
+          used: 0,
+          left: 50,
+          pending: { amount: 100, at: '2031-05-02T12:00:00.000Z' },
+        },
+        weekly: NONE,
+        monthly: NONE,
+      },
+    });
+    const fetchMock = serve({ rules: waiting, onChange: () => jsonResponse(200, waiting) });
+    const user = userEvent.setup();
+    renderApp('/play-responsibly');
+    const limits = await screen.findByRole('region', { name: 'Deposit limits' });
+    await user.type(within(limits).getByLabelText('Weekly limit ($)'), '300');
+    await user.click(within(limits).getByRole('button', { name: 'SAVE LIMITS' }));
+    await findToast('LIMITS SAVED');
+    expect(sent(fetchMock, '/api/responsible-gaming/limits')).toEqual([
+      { method: 'PUT', body: { weekly: '300' } },
+    ]);
   });
 
   it('says what is wrong before sending: a bad amount, or nothing changed', async () => {

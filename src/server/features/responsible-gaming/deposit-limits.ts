@@ -24,8 +24,9 @@ const DEPOSIT_LOCK_CLASS = 0x4450;
 /**
  * Takes the player's deposit lock for the rest of the transaction: a new deposit's limit check
  * and its insert, a change of limits and the start of a break each take it first, so two
- * deposits racing under one limit are judged one after the other. An advisory lock conflicts
- * with no row lock, so it adds no deadlock.
+ * deposits racing under one limit are judged one after the other. Every caller takes it before
+ * any row lock (the start of a break locks the user row after it), which keeps it out of any
+ * deadlock: keep it first.
  */
 export async function lockPlayerDeposits(tx: Executor, userId: number): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${DEPOSIT_LOCK_CLASS}, ${userId})`);
@@ -62,11 +63,18 @@ export async function readLimits(
 }
 
 /**
- * What the player's deposits of each rolling window total at `now`, in cents (DESIGN §11). A
- * deposit counts from the moment it is asked for, in the windows its request falls in: credited,
- * by what the ledger credited to the wallet; still pending or partly paid, by the amount asked
- * (it may yet be paid in full, so it holds its place); failed or expired, not at all. Counting
- * the pending ones is what keeps two deposits started side by side from both passing a limit.
+ * How long an unpaid card payment holds its amount: the time a checkout takes. A card declined
+ * and tried again opens a new payment; the declined one must not use the limit up for a day.
+ */
+export const CARD_CHECKOUT_MS = 30 * 60 * 1000;
+
+/**
+ * What the player's deposits of each rolling window total at `now`, in cents (DESIGN §11).
+ * Credited deposits count by what the ledger credited to the wallet, at the moment it did;
+ * payments not yet paid hold the amount asked, from their request: a crypto payment (or a
+ * partly paid one) until the provider ends it, a card payment for the time of a checkout.
+ * Failed and expired ones count nothing. Counting the unpaid ones is what keeps two deposits
+ * started side by side from both passing a limit.
  */
 export async function depositsInWindows(
   db: Executor,
@@ -74,31 +82,37 @@ export async function depositsInWindows(
   now: Date,
 ): Promise<Record<LimitKey, Cents>> {
   const since = (key: LimitKey) => new Date(now.getTime() - LIMIT_WINDOW_MS[key]).toISOString();
+  const checkoutSince = new Date(now.getTime() - CARD_CHECKOUT_MS).toISOString();
   const [row] = await queryRows<{ daily: string; weekly: string; monthly: string }>(
     db,
     sql`
     select
-      coalesce(sum(amount) filter (where created_at > ${since('daily')}::timestamptz), 0)::text
+      coalesce(sum(amount) filter (where counted_at > ${since('daily')}::timestamptz), 0)::text
         as daily,
-      coalesce(sum(amount) filter (where created_at > ${since('weekly')}::timestamptz), 0)::text
+      coalesce(sum(amount) filter (where counted_at > ${since('weekly')}::timestamptz), 0)::text
         as weekly,
       coalesce(sum(amount), 0)::text as monthly
     from (
-      select p.created_at,
+      select
+        case when p.ledger_transfer_id is not null then coalesce(p.credited_at, p.created_at)
+          else p.created_at end as counted_at,
         case
           when p.ledger_transfer_id is not null then (
             select lp.amount_cents from ledger_postings lp
             join ledger_accounts la on la.id = lp.account_id
             where lp.transfer_id = p.ledger_transfer_id and la.key = ${userWallet(userId)}
           )
-          when p.status in ('pending', 'partially_paid') then p.requested_amount_cents
+          when p.status = 'partially_paid' then p.requested_amount_cents
+          when p.status = 'pending'
+            and (p.method = 'crypto' or p.created_at > ${checkoutSince}::timestamptz)
+            then p.requested_amount_cents
           else 0
         end as amount
       from payments p
       where p.user_id = ${userId}
-        and p.created_at > ${since('monthly')}::timestamptz
-        and p.created_at <= ${now.toISOString()}::timestamptz
-    ) counted`,
+    ) counted
+    where counted_at > ${since('monthly')}::timestamptz
+      and counted_at <= ${now.toISOString()}::timestamptz`,
   );
   if (!row) throw new Error('an aggregate answered no row');
   return { daily: BigInt(row.daily), weekly: BigInt(row.weekly), monthly: BigInt(row.monthly) };
@@ -175,8 +189,10 @@ export async function changeLimits(
     const next = body[key];
     if (next === undefined) continue;
     const { limitCents, pending } = current[key];
-    // Asking for the limit already in force, with nothing waiting, changes nothing.
+    // Asking for the limit already in force with nothing waiting, or for the very change that
+    // is waiting, changes nothing (a waiting raise keeps its time).
     if (next === limitCents && pending === null) continue;
+    if (pending !== null && next === pending.cents) continue;
     const atOnce = isNoLooser(next, limitCents);
     const values = atOnce
       ? { limitCents: next, pendingCents: null, pendingAt: null }

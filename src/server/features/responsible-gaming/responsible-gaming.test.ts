@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateChallengeBody } from '#shared/contracts/challenges.ts';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import type { ResponsibleGaming } from '#shared/contracts/responsible-gaming.ts';
+import { playBreakEnd } from '#shared/play-breaks.ts';
 import { queryRows } from '#server/db/client.ts';
 import { onPostgres } from '#tests/helpers/database.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
@@ -157,6 +158,49 @@ describe('deposit limits', () => {
     );
     advance(6 * DAY_MS);
     expect((await rules(agent)).limits.weekly).toMatchObject({ used: 0, left: 150 });
+  });
+
+  it('holds an unpaid card payment for a checkout, and counts a late credit when it lands', async () => {
+    const { agent } = await signUp(t.app);
+    await setLimits(agent, { daily: 100 });
+    // A declined card leaves its payment unpaid: it holds $60 for the checkout's 30 minutes.
+    const declined = await agent.post('/api/create-payment-intent', { amount: 60 });
+    const { clientSecret } = declined.json<{ clientSecret: string }>();
+    const refused = await agent.post('/api/sandbox/card/confirm', {
+      clientSecret,
+      cardNumber: SANDBOX_TEST_CARDS.declined,
+    });
+    expect(refused.statusCode).toBe(402);
+    expect((await rules(agent)).limits.daily.left).toBe(40);
+    advance(30 * 60_000 - 1);
+    expect((await rules(agent)).limits.daily.left).toBe(40);
+    advance(1);
+    expect((await rules(agent)).limits.daily.left).toBe(100);
+
+    // A crypto payment asked for two days ago and paid now counts from now, at what the ledger
+    // credited.
+    await setLimits(agent, { weekly: 500 });
+    const asked = await agent.post('/api/create-crypto-payment', { amount: 80 });
+    const { paymentId } = asked.json<{ paymentId: string }>();
+    advance(2 * DAY_MS);
+    expect((await rules(agent)).limits.daily.left).toBe(100);
+    const paid = await agent.post(`/api/sandbox/crypto/${paymentId}/simulate`, {
+      status: 'finished',
+    });
+    expect(paid.statusCode).toBe(200);
+    const after = await rules(agent);
+    expect(after.limits.daily).toMatchObject({ used: 80, left: 20 });
+    expect(after.limits.weekly).toMatchObject({ used: 80, left: 420 });
+  });
+
+  it('keeps the time of a waiting raise when the same raise is asked for again', async () => {
+    const { agent } = await signUp(t.app);
+    await setLimits(agent, { monthly: 200 });
+    const first = await setLimits(agent, { monthly: 400 });
+    advance(HOUR_MS);
+    const again = await setLimits(agent, { monthly: 400 });
+    expect(again.limits.monthly.pending).toEqual(first.limits.monthly.pending);
+    expect(again.history).toHaveLength(2);
   });
 
   it('names the tightest limit when several are passed', async () => {
@@ -358,10 +402,9 @@ describe('time-outs and self-exclusions', () => {
     const excluded = await agent.post('/api/responsible-gaming/self-exclusion', { months: 6 });
     expect(excluded.statusCode).toBe(200);
     // Six calendar months on, at the same time of day.
-    const from = now.toISOString();
-    const until = excluded.json<ResponsibleGaming>().playBreak?.until ?? '';
-    expect(until.slice(5, 7)).toBe(String(Number(from.slice(5, 7)) + 6).padStart(2, '0'));
-    expect(until.slice(8)).toBe(from.slice(8));
+    expect(excluded.json<ResponsibleGaming>().playBreak?.until).toBe(
+      playBreakEnd(now, { months: 6 }).toISOString(),
+    );
     expect(excluded.json<ResponsibleGaming>().playBreak?.kind).toBe('self_exclusion');
     for (const [url, body] of [
       ['/api/responsible-gaming/time-out', { days: 0 }],

@@ -27,18 +27,18 @@ type Errors = Partial<Record<LimitKey | 'form', string>>;
 
 const asText = (amount: number | null) => (amount === null ? '' : amount.toFixed(2));
 
-/** What the fields hold now, against what is in force: only the limits that differ are sent. */
-function changesFrom(
-  texts: Texts,
-  rules: ResponsibleGaming,
-): { changes: LimitChanges; errors: Errors } {
+/**
+ * The limits the player edited: a field left as it was shown sends nothing, so that saving one
+ * limit never touches another, nor a raise that is waiting. A field emptied removes its limit.
+ */
+function changesFrom(texts: Texts, shown: Texts): { changes: LimitChanges; errors: Errors } {
   const changes: LimitChanges = {};
   const errors: Errors = {};
   for (const key of LIMIT_KEYS) {
     const text = texts[key].trim();
-    const { amount, pending } = rules.limits[key];
+    if (text === shown[key].trim()) continue;
     if (text === '') {
-      if (amount !== null && pending?.amount !== null) changes[key] = null;
+      changes[key] = null;
       continue;
     }
     const parsed = limitAmountSchema.safeParse(text);
@@ -46,9 +46,7 @@ function changesFrom(
       errors[key] = parsed.error.issues[0]?.message ?? RESPONSIBLE_GAMING_MESSAGES.limitInvalid;
       continue;
     }
-    const cents = parsed.data;
-    const same = amount !== null && cents === BigInt(Math.round(amount * 100));
-    if (!same || pending !== null) changes[key] = text;
+    changes[key] = text;
   }
   return { changes, errors };
 }
@@ -60,18 +58,19 @@ function changesFrom(
 export function DepositLimitsCard({ rules }: { rules: ResponsibleGaming }) {
   const titleId = useId();
   const setLimits = useSetLimits();
-  const [texts, setTexts] = useState<Texts>({
+  const [shown] = useState<Texts>(() => ({
     daily: asText(rules.limits.daily.amount),
     weekly: asText(rules.limits.weekly.amount),
     monthly: asText(rules.limits.monthly.amount),
-  });
+  }));
+  const [texts, setTexts] = useState<Texts>(shown);
   const [errors, setErrors] = useState<Errors>({});
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     // The button stays enabled while saving, so that it keeps the keyboard focus.
     if (setLimits.isPending) return;
-    const { changes, errors: found } = changesFrom(texts, rules);
+    const { changes, errors: found } = changesFrom(texts, shown);
     if (Object.keys(found).length > 0) {
       setErrors(found);
       return;
@@ -120,9 +119,8 @@ export function DepositLimitsCard({ rules }: { rules: ResponsibleGaming }) {
                 {limit.pending && (
                   <dd className="mt-1 text-sm text-amber-200">
                     {limit.pending.amount === null
-                      ? 'No limit'
-                      : `${formatDollars(limit.pending.amount)}`}{' '}
-                    from {formatDateTime(limit.pending.at)}
+                      ? `No limit from ${formatDateTime(limit.pending.at)}`
+                      : `Rises to ${formatDollars(limit.pending.amount)} on ${formatDateTime(limit.pending.at)}`}
                   </dd>
                 )}
               </div>
