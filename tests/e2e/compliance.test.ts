@@ -58,6 +58,21 @@ async function fillRegistration(page: Page, state: string): Promise<string> {
   return username;
 }
 
+/** From the lobby, fills the Create Challenge dialog for $20 and presses CREATE CHALLENGE. */
+async function tryToCreateChallenge(page: Page): Promise<void> {
+  await page.goto('/');
+  await page
+    .getByRole('button', { name: /Create Challenge/ })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Create Challenge' });
+  await dialog.getByLabel('Game', { exact: true }).fill('EA FC 26');
+  await dialog.getByLabel('Amount ($)').fill('20');
+  await dialog.getByLabel('Console').selectOption('PlayStation');
+  await dialog.getByLabel('Gamer Tag').fill('Striker');
+  await dialog.getByRole('button', { name: 'CREATE CHALLENGE' }).click();
+}
+
 describe('where cash play is allowed', () => {
   it('a declared excluded state is refused under its field; a permitted one registers', async () => {
     const context = await playerAt();
@@ -109,17 +124,7 @@ describe('where cash play is allowed', () => {
       .getByText(/Cash competitions are not available in Arizona\. .*you can still withdraw/)
       .waitFor();
 
-    await page.goto('/');
-    await page
-      .getByRole('button', { name: /Create Challenge/ })
-      .first()
-      .click();
-    const dialog = page.getByRole('dialog', { name: 'Create Challenge' });
-    await dialog.getByLabel('Game', { exact: true }).fill('EA FC 26');
-    await dialog.getByLabel('Amount ($)').fill('20');
-    await dialog.getByLabel('Console').selectOption('PlayStation');
-    await dialog.getByLabel('Gamer Tag').fill('Striker');
-    await dialog.getByRole('button', { name: 'CREATE CHALLENGE' }).click();
+    await tryToCreateChallenge(page);
     await page.getByText('Challenge not created', { exact: true }).first().waitFor();
     await page.getByText('Cash competitions are not available in Arizona.').first().waitFor();
     await context.close();
@@ -246,17 +251,7 @@ describe('limits a player sets', () => {
       .getByText(/^You are taking a time-out until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/)
       .textContent();
 
-    await page.goto('/');
-    await page
-      .getByRole('button', { name: /Create Challenge/ })
-      .first()
-      .click();
-    const dialog = page.getByRole('dialog', { name: 'Create Challenge' });
-    await dialog.getByLabel('Game', { exact: true }).fill('EA FC 26');
-    await dialog.getByLabel('Amount ($)').fill('20');
-    await dialog.getByLabel('Console').selectOption('PlayStation');
-    await dialog.getByLabel('Gamer Tag').fill('Striker');
-    await dialog.getByRole('button', { name: 'CREATE CHALLENGE' }).click();
+    await tryToCreateChallenge(page);
     // The refusal, in its toast, names the same end as the banner.
     const toast = page.locator('li', { hasText: 'Challenge not created' }).first();
     await toast.getByText(pause ?? 'no banner text').waitFor();
