@@ -8,6 +8,7 @@ import {
 } from '#shared/contracts/responsible-gaming.ts';
 import { centsToDecimalString, centsToDollarNumber, formatCents } from '#shared/money.ts';
 import {
+  HELPLINE,
   playBreakEnd,
   playBreakMessage,
   selfExclusionLabel,
@@ -187,7 +188,7 @@ export async function takePlayBreak(
       body:
         `${playBreakMessage({ kind, until: until.toISOString() })}${refunds} You can still sign ` +
         'in, follow your matches and withdraw your available balance. Help is available at ' +
-        '1-800-GAMBLER.',
+        `${HELPLINE.name}.`,
       dedupeKey: `play-break:${userId}:${now.getTime()}`,
     });
     // Instances keep signed-in users in memory for a few seconds: each drops its copy.
