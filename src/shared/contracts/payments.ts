@@ -24,6 +24,8 @@ export const PAYMENT_MESSAGES = {
   notUsd: 'This payment is not in US dollars and cannot be credited.',
   providerMinimum: 'This amount is below the minimum the cryptocurrency network accepts.',
   invalidSignature: 'Invalid signature',
+  requestKeyReused:
+    'This Idempotency-Key was used for another deposit. Send a new key for a new deposit.',
   /** `N` is replaced by the seconds to wait. */
   rateLimited: 'Too many payment requests. Please wait N seconds before trying again.',
 } as const;

@@ -53,6 +53,11 @@ export const payments = pgTable(
       .references(() => users.id),
     /** Our reference sent to the provider (NOWPayments' order_id). */
     orderId: text('order_id'),
+    /**
+     * The `Idempotency-Key` the player's request carried, if any: a retry with it answers this
+     * payment again instead of being judged as a second deposit.
+     */
+    requestKey: text('request_key'),
     requestedAmountCents: bigint('requested_amount_cents', { mode: 'bigint' }).notNull(),
     creditedAmountCents: bigint('credited_amount_cents', { mode: 'bigint' }),
     /** The currency of the amounts above: always usd today. */
@@ -87,6 +92,9 @@ export const payments = pgTable(
   (table) => [
     uniqueIndex('payments_provider_payment_id_key').on(table.provider, table.providerPaymentId),
     index('payments_user_id_idx').on(table.userId, table.id),
+    uniqueIndex('payments_request_key_key')
+      .on(table.userId, table.requestKey)
+      .where(sql`${table.requestKey} is not null`),
     index('payments_status_idx').on(table.status, table.id),
     index('payments_next_check_idx')
       .on(table.nextCheckAt)

@@ -16,7 +16,7 @@ import {
 import { selectPaymentProviders } from './providers/select-providers.ts';
 import type { SandboxCardProvider } from './providers/sandbox-card-provider.ts';
 import type { SandboxCryptoProvider } from './providers/sandbox-crypto-provider.ts';
-import { RECONCILE_BATCH, reconcileDuePayments } from './reconcile.ts';
+import { CARD_CHECKOUT_MS, RECONCILE_BATCH, reconcileDuePayments } from './reconcile.ts';
 import type { PaymentDeps } from './service.ts';
 import { balanceOf, depositTransfers, paymentRow } from './testing/assertions.ts';
 
@@ -67,7 +67,11 @@ async function cryptoDeposit(agent: Agent, amount = 40) {
     .paymentId;
 }
 
-async function nextCheckOf(database: DatabaseHandle, provider: 'sandbox-card', id: string) {
+async function nextCheckOf(
+  database: DatabaseHandle,
+  provider: 'sandbox-card' | 'sandbox-crypto',
+  id: string,
+) {
   const row = await paymentRow(database, provider, id);
   return { checks: row.checks, nextCheckAt: row.nextCheckAt };
 }
@@ -112,14 +116,12 @@ describe('payment reconciliation', () => {
 
   it('asks again after 4, 8, 16 minutes while the payment is still open, then settles its end', async () => {
     const { agent } = await signUp(t.app);
-    const { paymentIntentId } = (
-      await agent.post('/api/create-payment-intent', { amount: '10.00' })
-    ).json<{ paymentIntentId: string }>();
+    const paymentId = await cryptoDeposit(agent);
 
     let now = later(3 * MINUTE);
     for (const waitMinutes of [4, 8, 16]) {
       expect(await reconcileDuePayments(deps, now)).toMatchObject({ checked: 1, credited: 0 });
-      const { nextCheckAt } = await nextCheckOf(t.database, 'sandbox-card', paymentIntentId);
+      const { nextCheckAt } = await nextCheckOf(t.database, 'sandbox-crypto', paymentId);
       expect(nextCheckAt.getTime() - now.getTime()).toBe(waitMinutes * MINUTE);
       // Not due before its time…
       expect((await reconcileDuePayments(deps, new Date(nextCheckAt.getTime() - 1))).checked).toBe(
@@ -127,29 +129,79 @@ describe('payment reconciliation', () => {
       );
       now = nextCheckAt;
     }
-    expect((await paymentRow(t.database, 'sandbox-card', paymentIntentId)).checks).toBe(3);
+    expect((await paymentRow(t.database, 'sandbox-crypto', paymentId)).checks).toBe(3);
     expect(await balanceOf(agent)).toBe(0);
   });
 
   it('waits at most an hour between checks and gives up on payments older than a week', async () => {
     const { agent } = await signUp(t.app);
-    const { paymentIntentId } = (
-      await agent.post('/api/create-payment-intent', { amount: '10.00' })
-    ).json<{ paymentIntentId: string }>();
+    const paymentId = await cryptoDeposit(agent);
     await t.database.db
       .update(payments)
       .set({ checks: 40 })
-      .where(eq(payments.providerPaymentId, paymentIntentId));
+      .where(eq(payments.providerPaymentId, paymentId));
     const now = later(3 * MINUTE);
     await reconcileDuePayments(deps, now);
-    const { nextCheckAt } = await nextCheckOf(t.database, 'sandbox-card', paymentIntentId);
+    const { nextCheckAt } = await nextCheckOf(t.database, 'sandbox-crypto', paymentId);
     expect(nextCheckAt.getTime() - now.getTime()).toBe(60 * MINUTE);
 
     await t.database.db
       .update(payments)
       .set({ createdAt: sql`now() - interval '8 days'`, nextCheckAt: sql`now()` })
-      .where(eq(payments.providerPaymentId, paymentIntentId));
+      .where(eq(payments.providerPaymentId, paymentId));
     expect((await reconcileDuePayments(deps, later(MINUTE))).checked).toBe(0);
+  });
+
+  it('cancels a card payment still unpaid when its checkout ends, so it can never be paid', async () => {
+    const { agent, user } = await signUp(t.app);
+    const created = (await agent.post('/api/create-payment-intent', { amount: '10.00' })).json<{
+      clientSecret: string;
+      paymentIntentId: string;
+    }>();
+    const { createdAt } = await paymentRow(t.database, 'sandbox-card', created.paymentIntentId);
+    const since = (ms: number) => new Date(createdAt.getTime() + ms);
+
+    // Checked at 2, 6 and 14 minutes as any payment (a second later: the first check's time
+    // comes from the database's clock); the next check is the checkout's end.
+    for (const minutes of [2, 6, 14]) {
+      expect(await reconcileDuePayments(deps, since(minutes * MINUTE + 1000))).toMatchObject({
+        checked: 1,
+      });
+    }
+    const due = await nextCheckOf(t.database, 'sandbox-card', created.paymentIntentId);
+    expect(due.nextCheckAt).toEqual(since(CARD_CHECKOUT_MS));
+    expect((await paymentRow(t.database, 'sandbox-card', created.paymentIntentId)).status).toBe(
+      'pending',
+    );
+
+    expect(await reconcileDuePayments(deps, since(CARD_CHECKOUT_MS))).toMatchObject({
+      checked: 1,
+    });
+    expect(await paymentRow(t.database, 'sandbox-card', created.paymentIntentId)).toMatchObject({
+      status: 'failed',
+      providerStatus: 'canceled',
+    });
+    await expect(
+      card.confirmCard({
+        clientSecret: created.clientSecret,
+        cardNumber: SANDBOX_TEST_CARDS.success,
+        userId: user.id,
+      }),
+    ).rejects.toMatchObject({ kind: 'declined' });
+    expect(await balanceOf(agent)).toBe(0);
+  });
+
+  it('credits, rather than cancels, a card payment paid just before its checkout ended', async () => {
+    const { agent, user } = await signUp(t.app);
+    const intentId = await paidCardNobodyReported(agent, user.id, '15.00');
+    const { createdAt } = await paymentRow(t.database, 'sandbox-card', intentId);
+    const cancel = vi.spyOn(card, 'cancelIntent');
+    expect(
+      await reconcileDuePayments(deps, new Date(createdAt.getTime() + CARD_CHECKOUT_MS)),
+    ).toMatchObject({ checked: 1, credited: 1 });
+    expect(cancel).not.toHaveBeenCalled();
+    cancel.mockRestore();
+    expect(await balanceOf(agent)).toBe(15);
   });
 
   it('goes on past a payment its provider cannot answer for, and asks about it again later', async () => {

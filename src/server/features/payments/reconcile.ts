@@ -2,7 +2,8 @@ import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { payments, type Payment, type PaymentProviderName } from '../../db/schema/payments.ts';
 import { startPeriodicWorker } from '../../lib/periodic-worker.ts';
-import { logMismatch, type PaymentDeps } from './service.ts';
+import { UNPAID_INTENT_STATUSES } from './providers/types.ts';
+import { endUnpaidIntent, logMismatch, type PaymentDeps } from './service.ts';
 import { cardUpdate, cryptoUpdate, settlePayment, type UpdateResult } from './settle.ts';
 
 /**
@@ -10,7 +11,12 @@ import { cardUpdate, cryptoUpdate, settlePayment, type UpdateResult } from './se
  * would stay pending although the provider took the money. The reconciliation worker asks the
  * provider about every pending payment, first two minutes after it was made (the default of
  * `next_check_at`), then after 4, 8, 16… minutes, at most an hour apart, for a week.
+ *
+ * A card payment still unpaid after a checkout's time is cancelled at the provider and failed
+ * here (DESIGN §11): until then it holds the player's deposit limits, and once cancelled it can
+ * never be paid outside them. Its checks include one at that moment.
  */
+export const CARD_CHECKOUT_MS = 30 * 60 * 1000;
 export const RECONCILE_BATCH = 25;
 const FIRST_WAIT_SECONDS = 120;
 const LONGEST_WAIT_SECONDS = 3600;
@@ -54,7 +60,13 @@ export async function claimDuePayments(
         checks: sql`${payments.checks} + 1`,
         // The wait doubles with each check already made (the exponent is capped so it cannot
         // overflow): 4, 8, 16… minutes, then hourly.
-        nextCheckAt: sql`${now.toISOString()}::timestamptz + make_interval(secs => least(${FIRST_WAIT_SECONDS} * power(2, least(${payments.checks} + 1, 12)), ${LONGEST_WAIT_SECONDS}))`,
+        // A card payment is also checked when its checkout's time ends.
+        nextCheckAt: sql`least(
+          ${now.toISOString()}::timestamptz + make_interval(secs => least(${FIRST_WAIT_SECONDS} * power(2, least(${payments.checks} + 1, 12)), ${LONGEST_WAIT_SECONDS})),
+          case when ${payments.method} = 'card'
+            and ${payments.createdAt} + make_interval(secs => ${CARD_CHECKOUT_MS / 1000}) > ${now.toISOString()}::timestamptz
+            then ${payments.createdAt} + make_interval(secs => ${CARD_CHECKOUT_MS / 1000})
+            else 'infinity'::timestamptz end)`,
       })
       .where(
         inArray(
@@ -66,11 +78,18 @@ export async function claimDuePayments(
   });
 }
 
-/** Asks the provider about one payment and settles what it says, exactly as a webhook would. */
-async function checkPayment(deps: PaymentDeps, payment: Payment): Promise<UpdateResult> {
+/**
+ * Asks the provider about one payment and settles what it says, exactly as a webhook would; ends
+ * a card payment left unpaid past its checkout.
+ */
+async function checkPayment(deps: PaymentDeps, payment: Payment, now: Date): Promise<UpdateResult> {
   const { ctx, providers } = deps;
   if (payment.provider === providers.card.name) {
     const intent = await providers.card.retrieveIntent(payment.providerPaymentId);
+    const checkoutOver = now.getTime() - payment.createdAt.getTime() >= CARD_CHECKOUT_MS;
+    if (checkoutOver && UNPAID_INTENT_STATUSES.has(intent.status)) {
+      return endUnpaidIntent(deps, intent.id);
+    }
     return settlePayment(ctx, cardUpdate(providers.card.name, intent, { recordIfMissing: false }));
   }
   const record = await providers.crypto.getPayment(payment.providerPaymentId);
@@ -87,7 +106,7 @@ export async function reconcileDuePayments(
   const due = await claimDuePayments(ctx.db, [providers.card.name, providers.crypto.name], now);
   for (const payment of due) {
     try {
-      const result = await checkPayment(deps, payment);
+      const result = await checkPayment(deps, payment, now);
       report.checked += 1;
       logMismatch(deps, result, 'reconciliation');
       if (result.kind === 'applied' && result.credited && !result.replayed) {

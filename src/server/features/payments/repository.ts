@@ -32,6 +32,20 @@ export async function findPayment(
   return row;
 }
 
+/** The player's payment made for the request that carried this `Idempotency-Key`. */
+export async function findPaymentByRequestKey(
+  db: Executor,
+  userId: number,
+  requestKey: string,
+): Promise<Payment | undefined> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.requestKey, requestKey)))
+    .limit(1);
+  return row;
+}
+
 /**
  * Locks a payment row for the rest of the transaction: every path that may credit a payment
  * (confirm, webhook, IPN, poll) takes this lock first, so they run one after another.

@@ -29,12 +29,20 @@ import {
   type CardWebhookEvent,
   type StripeCardProvider,
 } from './providers/stripe-card-provider.ts';
+import { sandboxIntentIdOf } from './providers/sandbox-card-provider.ts';
 import {
   PaymentProviderError,
+  UNPAID_INTENT_STATUSES,
   type CardIntent,
   type CryptoPaymentRecord,
 } from './providers/types.ts';
-import { findPayment, findUserPayment, insertPayment, recordWebhookEvent } from './repository.ts';
+import {
+  findPayment,
+  findPaymentByRequestKey,
+  findUserPayment,
+  insertPayment,
+  recordWebhookEvent,
+} from './repository.ts';
 import {
   applyPaymentUpdate,
   cardUpdate,
@@ -149,7 +157,15 @@ export async function createCardDeposit(
   input: { userId: number; amountCents: bigint; requestKey: string | undefined },
 ): Promise<{ clientSecret: string; paymentIntentId: string }> {
   const { ctx, providers } = deps;
-  await requireDepositAllowed(deps, 'card', input.userId, input.amountCents);
+  // A retry of a request already answered (same Idempotency-Key) answers the same payment: it
+  // is not a second deposit, so it is not judged again (it would count itself against a limit).
+  const retried = input.requestKey
+    ? await findPaymentByRequestKey(ctx.db, input.userId, input.requestKey)
+    : undefined;
+  if (retried && retried.requestedAmountCents !== input.amountCents) {
+    throw new AppError('CONFLICT', PAYMENT_MESSAGES.requestKeyReused);
+  }
+  if (!retried) await requireDepositAllowed(deps, 'card', input.userId, input.amountCents);
   const intent = await callProvider(deps, 'card', () =>
     providers.card.createIntent({
       userId: input.userId,
@@ -157,11 +173,16 @@ export async function createCardDeposit(
       idempotencyKey: `deposit-intent:${input.userId}:${input.requestKey ?? randomUUID()}`,
     }),
   );
+  // Stripe keeps an idempotency key for a day: a later retry makes another intent, never shown.
+  if (retried && retried.providerPaymentId !== intent.id) {
+    throw new AppError('CONFLICT', PAYMENT_MESSAGES.requestKeyReused);
+  }
   const now = ctx.clock();
   await recordNewDeposit(deps, {
     provider: providers.card.name,
     method: 'card',
     providerPaymentId: intent.id,
+    requestKey: input.requestKey ?? null,
     userId: input.userId,
     requestedAmountCents: intent.amountCents,
     currency: intent.currency,
@@ -222,9 +243,33 @@ export async function confirmSandboxCard(
 ): Promise<{ paymentIntentId: string }> {
   const { card } = deps.providers;
   if (card.name !== 'sandbox-card') throw new AppError('NOT_FOUND', 'Not found');
-  const intent = await callProvider(deps, 'card', () => card.confirmCard(input));
+  let intent: CardIntent;
+  try {
+    intent = await card.confirmCard(input);
+  } catch (error) {
+    // Only the owner's own intent is ever declined (anything else is "not found").
+    const declinedId =
+      error instanceof PaymentProviderError && error.kind === 'declined'
+        ? sandboxIntentIdOf(input.clientSecret)
+        : null;
+    if (declinedId) logMismatch(deps, await endUnpaidIntent(deps, declinedId), 'sandbox decline');
+    throw toAppError(deps, 'card', error);
+  }
   await creditCardIntent(deps, intent, 'sandbox card');
   return { paymentIntentId: intent.id };
+}
+
+/**
+ * Ends a card payment nobody paid: cancelled at the provider, so it can never be paid later, and
+ * failed in our books, so it stops holding the player's deposit limits (DESIGN §11). Our card
+ * form never pays an intent again after a failure (RETRY makes a new one); the reconciliation
+ * worker ends the ones left open past a checkout's time. An intent paid in the meantime is
+ * credited instead.
+ */
+export async function endUnpaidIntent(deps: PaymentDeps, intentId: string): Promise<UpdateResult> {
+  const { card } = deps.providers;
+  const intent = await card.cancelIntent(intentId);
+  return settlePayment(deps.ctx, cardUpdate(card.name, intent, { recordIfMissing: false }));
 }
 
 /** Stripe's webhook: a signed event, handled once; `payment_intent.*` events settle payments. */
@@ -248,7 +293,18 @@ export async function handleStripeWebhook(
     }
     throw error;
   }
-  const { intent } = event;
+  let { intent } = event;
+  if (
+    event.type === 'payment_intent.payment_failed' &&
+    intent &&
+    intent.userId !== null &&
+    UNPAID_INTENT_STATUSES.has(intent.status)
+  ) {
+    // A failed attempt ends the payment (see endUnpaidIntent); a failure to cancel answers 503
+    // and Stripe delivers the event again.
+    const failedId = intent.id;
+    intent = await callProvider(deps, 'card', () => stripe.cancelIntent(failedId));
+  }
   const result = await inTransaction(deps.ctx.db, async (uow) => {
     if (!(await recordWebhookEvent(uow.tx, 'stripe', event.id, event.type))) return null;
     if (!intent || intent.userId === null) return null;

@@ -151,6 +151,23 @@ describe('Stripe adapter against a local Stripe API', () => {
     });
   });
 
+  it('cancels an unpaid intent, and leaves a paid or cancelled one as it is', async () => {
+    const create = (key: string) =>
+      adapter().createIntent({ userId: 9, amountCents: 1500n, idempotencyKey: key });
+    const open = await create('deposit-intent:9:open');
+    expect(await adapter().cancelIntent(open.id)).toMatchObject({ status: 'canceled' });
+    expect(stripe.requests.at(-1)?.body).toContain('cancellation_reason=abandoned');
+    expect(await adapter().cancelIntent(open.id)).toMatchObject({ status: 'canceled' });
+
+    const paid = await create('deposit-intent:9:paid');
+    stripe.succeed(paid.id);
+    expect(await adapter().cancelIntent(paid.id)).toMatchObject({
+      status: 'succeeded',
+      amountReceivedCents: 1500n,
+    });
+    expect((await failureOf(adapter().cancelIntent('pi_missing'))).kind).toBe('not_found');
+  });
+
   it('maps Stripe’s errors: unknown intent, card decline, server error, bad key, outage', async () => {
     expect((await failureOf(adapter().retrieveIntent('pi_missing'))).kind).toBe('not_found');
     stripe.failure = STRIPE_FAILURES.declined;
@@ -360,6 +377,34 @@ describe('POST /api/webhooks/stripe', () => {
       status: 'credited',
       creditedAmountCents: 1500n,
     });
+  });
+
+  it('ends a payment whose attempt failed: cancelled at Stripe, failed here, the limit freed', async () => {
+    const { agent } = await signUp(t.app);
+    await agent.put('/api/responsible-gaming/limits', { daily: 50 });
+    const intentId = await createIntent(agent, 40);
+    // While open it holds its $40 of the day's $50.
+    expect((await agent.post('/api/create-payment-intent', { amount: 20 })).statusCode).toBe(400);
+
+    const failed = stripe.intents.get(intentId);
+    const { payload, signature } = signedStripeEvent(WEBHOOK_SECRET, {
+      id: `evt_${randomBytes(8).toString('hex')}`,
+      type: 'payment_intent.payment_failed',
+      object: { ...failed, last_payment_error: { code: 'card_declined' } },
+    });
+    stripe.failure = STRIPE_FAILURES.serverError;
+    // Stripe unreachable: nothing recorded, and Stripe delivers the event again.
+    expect((await sendWebhook(payload, signature)).statusCode).toBe(503);
+    expect((await paymentRow(t.database, 'stripe', intentId)).status).toBe('pending');
+    stripe.failure = null;
+    expect((await sendWebhook(payload, signature)).statusCode).toBe(200);
+
+    expect(stripe.intents.get(intentId)?.status).toBe('canceled');
+    expect(await paymentRow(t.database, 'stripe', intentId)).toMatchObject({
+      status: 'failed',
+      providerStatus: 'canceled',
+    });
+    expect((await agent.post('/api/create-payment-intent', { amount: 20 })).statusCode).toBe(200);
   });
 
   it('acknowledges events it does not act on', async () => {

@@ -63,18 +63,13 @@ export async function readLimits(
 }
 
 /**
- * How long an unpaid card payment holds its amount: the time a checkout takes. A card declined
- * and tried again opens a new payment; the declined one must not use the limit up for a day.
- */
-export const CARD_CHECKOUT_MS = 30 * 60 * 1000;
-
-/**
  * What the player's deposits of each rolling window total at `now`, in cents (DESIGN §11).
  * Credited deposits count by what the ledger credited to the wallet, at the moment it did;
- * payments not yet paid hold the amount asked, from their request: a crypto payment (or a
- * partly paid one) until the provider ends it, a card payment for the time of a checkout.
- * Failed and expired ones count nothing. Counting the unpaid ones is what keeps two deposits
- * started side by side from both passing a limit.
+ * payments not yet paid hold the amount asked, from their request, until they end: a crypto
+ * payment (or a partly paid one) when the provider ends it, a card payment at a decline or when
+ * the reconciliation worker cancels it after a checkout's time (`CARD_CHECKOUT_MS`). Failed and
+ * expired ones count nothing. Counting the unpaid ones is what keeps two deposits started side by
+ * side from both passing a limit, and a payment kept open from being paid outside them later.
  */
 export async function depositsInWindows(
   db: Executor,
@@ -82,7 +77,6 @@ export async function depositsInWindows(
   now: Date,
 ): Promise<Record<LimitKey, Cents>> {
   const since = (key: LimitKey) => new Date(now.getTime() - LIMIT_WINDOW_MS[key]).toISOString();
-  const checkoutSince = new Date(now.getTime() - CARD_CHECKOUT_MS).toISOString();
   const [row] = await queryRows<{ daily: string; weekly: string; monthly: string }>(
     db,
     sql`
@@ -102,10 +96,7 @@ export async function depositsInWindows(
             join ledger_accounts la on la.id = lp.account_id
             where lp.transfer_id = p.ledger_transfer_id and la.key = ${userWallet(userId)}
           )
-          when p.status = 'partially_paid' then p.requested_amount_cents
-          when p.status = 'pending'
-            and (p.method = 'crypto' or p.created_at > ${checkoutSince}::timestamptz)
-            then p.requested_amount_cents
+          when p.status in ('pending', 'partially_paid') then p.requested_amount_cents
           else 0
         end as amount
       from payments p

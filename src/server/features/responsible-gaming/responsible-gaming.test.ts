@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateChallengeBody } from '#shared/contracts/challenges.ts';
-import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
+import { PAYMENT_MESSAGES, SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import type { ResponsibleGaming } from '#shared/contracts/responsible-gaming.ts';
 import { playBreakEnd } from '#shared/play-breaks.ts';
+import { createAppContext } from '#server/context.ts';
 import { queryRows } from '#server/db/client.ts';
 import { onPostgres } from '#tests/helpers/database.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
@@ -15,6 +17,9 @@ import {
   type TestApp,
 } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
+import { selectPaymentProviders } from '../payments/providers/select-providers.ts';
+import { CARD_CHECKOUT_MS, reconcileDuePayments } from '../payments/reconcile.ts';
+import type { PaymentDeps } from '../payments/service.ts';
 
 /**
  * The player's own limits and breaks (DESIGN §11), every rule on the server: deposit limits over
@@ -31,6 +36,7 @@ const advance = (ms: number) => {
 };
 let t: TestApp;
 let admin: Agent;
+let paymentDeps: PaymentDeps;
 
 beforeAll(async () => {
   t = await createTestApp({
@@ -38,6 +44,12 @@ beforeAll(async () => {
     env: { SESSION_IDLE_MINUTES: '43200', SESSION_MAX_DAYS: '365' },
   });
   ({ agent: admin } = await signInAdmin(t));
+  const ctx = createAppContext({ env: t.env, database: t.database, bus: t.bus, clock });
+  paymentDeps = {
+    ctx,
+    providers: selectPaymentProviders(t.env, t.database.db, clock),
+    log: pino({ level: 'silent' }),
+  };
 });
 afterEach(async () => {
   await expectLedgerHealthy(t.database);
@@ -160,22 +172,35 @@ describe('deposit limits', () => {
     expect((await rules(agent)).limits.weekly).toMatchObject({ used: 0, left: 150 });
   });
 
-  it('holds an unpaid card payment for a checkout, and counts a late credit when it lands', async () => {
-    const { agent } = await signUp(t.app);
+  it('ends a declined card payment at once, holds an unpaid one until its checkout ends, and counts a late credit when it lands', async () => {
+    const { agent, user } = await signUp(t.app);
     await setLimits(agent, { daily: 100 });
-    // A declined card leaves its payment unpaid: it holds $60 for the checkout's 30 minutes.
+    // A declined card ends its payment: the day has its room back at once.
     const declined = await agent.post('/api/create-payment-intent', { amount: 60 });
-    const { clientSecret } = declined.json<{ clientSecret: string }>();
     const refused = await agent.post('/api/sandbox/card/confirm', {
-      clientSecret,
+      clientSecret: declined.json<{ clientSecret: string }>().clientSecret,
       cardNumber: SANDBOX_TEST_CARDS.declined,
     });
     expect(refused.statusCode).toBe(402);
+    expect((await rules(agent)).limits.daily.left).toBe(100);
+
+    // A payment left unpaid holds its $60 until the reconciliation worker cancels it, a
+    // checkout's time after it was asked for; after that it can no longer be paid at all.
+    const open = await agent.post('/api/create-payment-intent', { amount: 60 });
+    const { clientSecret } = open.json<{ clientSecret: string }>();
     expect((await rules(agent)).limits.daily.left).toBe(40);
-    advance(30 * 60_000 - 1);
+    advance(CARD_CHECKOUT_MS - 1);
+    await reconcileDuePayments(paymentDeps, now);
     expect((await rules(agent)).limits.daily.left).toBe(40);
     advance(1);
+    expect(await reconcileDuePayments(paymentDeps, now)).toMatchObject({ checked: 1 });
     expect((await rules(agent)).limits.daily.left).toBe(100);
+    const late = await agent.post('/api/sandbox/card/confirm', {
+      clientSecret,
+      cardNumber: SANDBOX_TEST_CARDS.success,
+    });
+    expect(late.statusCode).toBe(402);
+    expect(await balanceOf(t.database, user.id)).toBe(0n);
 
     // A crypto payment asked for two days ago and paid now counts from now, at what the ledger
     // credited.
@@ -191,6 +216,33 @@ describe('deposit limits', () => {
     const after = await rules(agent);
     expect(after.limits.daily).toMatchObject({ used: 80, left: 20 });
     expect(after.limits.weekly).toMatchObject({ used: 80, left: 420 });
+  });
+
+  it('answers a retried deposit (same Idempotency-Key) with its payment, even at the limit', async () => {
+    const { agent } = await signUp(t.app);
+    await setLimits(agent, { daily: 100 });
+    const ask = (amount: number, key: string) =>
+      agent.request({
+        method: 'POST',
+        url: '/api/create-payment-intent',
+        payload: { amount },
+        headers: { 'idempotency-key': key },
+      });
+    const first = await ask(60, 'deposit-retry-0001');
+    expect(first.statusCode).toBe(200);
+    // The answer was lost; the retry gets the same payment, not a refusal for counting it twice.
+    const retry = await ask(60, 'deposit-retry-0001');
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json<{ paymentIntentId: string }>().paymentIntentId).toBe(
+      first.json<{ paymentIntentId: string }>().paymentIntentId,
+    );
+    expect((await rules(agent)).limits.daily.left).toBe(40);
+    // A new request is a new deposit, judged as one; a key can name only one.
+    const another = await ask(60, 'deposit-retry-0002');
+    expect(another.json().code).toBe('DEPOSIT_LIMIT_EXCEEDED');
+    const changed = await ask(30, 'deposit-retry-0001');
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json().message).toBe(PAYMENT_MESSAGES.requestKeyReused);
   });
 
   it('keeps the time of a waiting raise when the same raise is asked for again', async () => {

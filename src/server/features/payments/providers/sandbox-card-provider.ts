@@ -1,9 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { PAYMENT_MESSAGES, SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import type { Database, Executor } from '../../../db/client.ts';
 import { sandboxPayments, type SandboxPayment } from '../../../db/schema/payments.ts';
-import { PaymentProviderError, type CardIntent, type CardProvider } from './types.ts';
+import {
+  PaymentProviderError,
+  UNPAID_INTENT_STATUSES,
+  type CardIntent,
+  type CardProvider,
+} from './types.ts';
 
 export interface SandboxCardProvider extends CardProvider {
   readonly name: 'sandbox-card';
@@ -20,6 +25,10 @@ export interface SandboxCardProvider extends CardProvider {
 }
 
 const CLIENT_SECRET_PATTERN = /^(pi_[A-Za-z0-9]+)_secret_([A-Za-z0-9]+)$/;
+/** The intent a sandbox client secret names, or null for text not shaped like one. */
+export function sandboxIntentIdOf(clientSecret: string): string | null {
+  return CLIENT_SECRET_PATTERN.exec(clientSecret)?.[1] ?? null;
+}
 const digitsOf = (cardNumber: string): string => cardNumber.replace(/[\s-]/g, '');
 const SUCCESS_CARD = digitsOf(SANDBOX_TEST_CARDS.success);
 const DECLINED_CARD = digitsOf(SANDBOX_TEST_CARDS.declined);
@@ -50,15 +59,18 @@ async function findCardIntent(db: Executor, id: string): Promise<SandboxPayment 
  * The offline stand-in for Stripe (DESIGN §5): intents live in `sandbox_payments`, client
  * secrets are shaped like Stripe's (`<paymentIntentId>_secret_<random>`), and the test cards
  * 4242 4242 4242 4242 (success) and 4000 0000 0000 0002 (declined) behave as in Stripe's test mode.
+ * As with Stripe, a creation retried with the same idempotency key answers the same intent (with
+ * a fresh client secret: only a hash of it is kept, and the retry is the answer the client reads).
  */
 export function createSandboxCardProvider(db: Database, clock: () => Date): SandboxCardProvider {
   return {
     name: 'sandbox-card',
     mode: 'sandbox',
 
-    async createIntent({ userId, amountCents }) {
-      const id = `pi_sandbox${randomBytes(12).toString('hex')}`;
+    async createIntent({ userId, amountCents, idempotencyKey }) {
+      const id = `pi_sandbox${sha256(idempotencyKey).toString('hex').slice(0, 24)}`;
       const secret = randomBytes(16).toString('hex');
+      const clientSecretHash = sha256(secret).toString('hex');
       const now = clock();
       const [row] = await db
         .insert(sandboxPayments)
@@ -69,16 +81,35 @@ export function createSandboxCardProvider(db: Database, clock: () => Date): Sand
           amountCents,
           currency: 'usd',
           status: 'requires_payment_method',
-          clientSecretHash: sha256(secret).toString('hex'),
+          clientSecretHash,
           createdAt: now,
           updatedAt: now,
         })
+        .onConflictDoUpdate({ target: sandboxPayments.id, set: { clientSecretHash } })
         .returning();
       if (!row) throw new Error(`sandbox intent ${id} was not stored`);
       return { ...toCardIntent(row), clientSecret: `${id}_secret_${secret}` };
     },
 
     async retrieveIntent(id) {
+      const row = await findCardIntent(db, id);
+      if (!row) throw new PaymentProviderError('not_found', `No such payment_intent: ${id}`);
+      return toCardIntent(row);
+    },
+
+    async cancelIntent(id) {
+      const [cancelled] = await db
+        .update(sandboxPayments)
+        .set({ status: 'canceled', updatedAt: clock() })
+        .where(
+          and(
+            eq(sandboxPayments.id, id),
+            eq(sandboxPayments.kind, 'card'),
+            inArray(sandboxPayments.status, [...UNPAID_INTENT_STATUSES]),
+          ),
+        )
+        .returning();
+      if (cancelled) return toCardIntent(cancelled);
       const row = await findCardIntent(db, id);
       if (!row) throw new PaymentProviderError('not_found', `No such payment_intent: ${id}`);
       return toCardIntent(row);
@@ -95,6 +126,9 @@ export function createSandboxCardProvider(db: Database, clock: () => Date): Sand
         throw new PaymentProviderError('not_found', PAYMENT_MESSAGES.paymentNotFound);
       }
       if (row.status === 'succeeded') return toCardIntent(row);
+      if (row.status === 'canceled') {
+        throw new PaymentProviderError('declined', PAYMENT_MESSAGES.paymentIncomplete);
+      }
 
       const digits = digitsOf(cardNumber);
       if (digits === DECLINED_CARD) {
@@ -103,13 +137,21 @@ export function createSandboxCardProvider(db: Database, clock: () => Date): Sand
       if (digits !== SUCCESS_CARD) {
         throw new PaymentProviderError('declined', PAYMENT_MESSAGES.cardNumberIncorrect);
       }
+      // Paid only while still unpaid: a cancellation that came first wins, as at Stripe.
       const [paid] = await db
         .update(sandboxPayments)
         .set({ status: 'succeeded', updatedAt: clock() })
-        .where(eq(sandboxPayments.id, row.id))
+        .where(
+          and(
+            eq(sandboxPayments.id, row.id),
+            inArray(sandboxPayments.status, [...UNPAID_INTENT_STATUSES]),
+          ),
+        )
         .returning();
-      if (!paid) throw new Error(`sandbox intent ${row.id} vanished`);
-      return toCardIntent(paid);
+      if (paid) return toCardIntent(paid);
+      const now = await findCardIntent(db, row.id);
+      if (now?.status === 'succeeded') return toCardIntent(now);
+      throw new PaymentProviderError('declined', PAYMENT_MESSAGES.paymentIncomplete);
     },
   };
 }

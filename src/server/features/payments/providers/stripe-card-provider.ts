@@ -95,6 +95,13 @@ function stripeConfig(options: StripeCardProviderOptions): Stripe.StripeConfig {
 /** Card deposits through Stripe PaymentIntents (DESIGN §5), with the official SDK. */
 export function createStripeCardProvider(options: StripeCardProviderOptions): StripeCardProvider {
   const stripe = new Stripe(options.secretKey, stripeConfig(options));
+  async function retrieveIntent(id: string): Promise<CardIntent> {
+    try {
+      return toCardIntent(await stripe.paymentIntents.retrieve(id));
+    } catch (error) {
+      throw toProviderError(error);
+    }
+  }
   return {
     name: 'stripe',
     mode: 'stripe',
@@ -123,10 +130,21 @@ export function createStripeCardProvider(options: StripeCardProviderOptions): St
       }
     },
 
-    async retrieveIntent(id) {
+    retrieveIntent,
+
+    async cancelIntent(id) {
       try {
-        return toCardIntent(await stripe.paymentIntents.retrieve(id));
+        return toCardIntent(
+          await stripe.paymentIntents.cancel(id, { cancellation_reason: 'abandoned' }),
+        );
       } catch (error) {
+        // Paid, processing or cancelled already: Stripe refuses, and the intent stays as it is.
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          error.code === 'payment_intent_unexpected_state'
+        ) {
+          return retrieveIntent(id);
+        }
         throw toProviderError(error);
       }
     },

@@ -44,7 +44,19 @@ export interface CardProvider {
     idempotencyKey: string;
   }): Promise<CreatedCardIntent>;
   retrieveIntent(id: string): Promise<CardIntent>;
+  /**
+   * Cancels an intent nobody paid, so it can never be paid later; an intent already paid (or
+   * already cancelled) is left as it is. Answers the intent as it stands after the call.
+   */
+  cancelIntent(id: string): Promise<CardIntent>;
 }
+
+/** Stripe's statuses of an intent that can still be paid: the ones a cancellation ends. */
+export const UNPAID_INTENT_STATUSES: ReadonlySet<string> = new Set([
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+]);
 
 /** A crypto payment as the provider records it (NOWPayments, or the sandbox's copy). */
 export interface CryptoPaymentRecord {

@@ -45,8 +45,24 @@ export const STRIPE_FAILURES = {
   }),
 } as const;
 
+const missingIntent = (id: string): StubReply =>
+  stripeError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    param: 'intent',
+    message: `No such payment_intent: '${id}'`,
+  });
+
+/** The statuses Stripe lets a PaymentIntent be cancelled from. */
+const CANCELLABLE = new Set([
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'requires_capture',
+]);
+
 /**
- * A local Stripe API for the PaymentIntents the app uses (create, retrieve), speaking Stripe's
+ * A local Stripe API for the PaymentIntents the app uses (create, retrieve, cancel), speaking Stripe's
  * wire format: form-encoded requests, JSON objects and error envelopes, idempotency keys.
  */
 export async function startFakeStripe(): Promise<FakeStripe> {
@@ -86,16 +102,25 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (typeof key === 'string') byIdempotencyKey.set(key, intent);
       return { status: 200, body: intent };
     }
+    const cancel = /^\/v1\/payment_intents\/([^/?]+)\/cancel$/.exec(request.path);
+    if (request.method === 'POST' && cancel?.[1]) {
+      const intent = intents.get(decodeURIComponent(cancel[1]));
+      if (!intent) return missingIntent(cancel[1]);
+      if (!CANCELLABLE.has(intent.status)) {
+        return stripeError(400, {
+          type: 'invalid_request_error',
+          code: 'payment_intent_unexpected_state',
+          message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+        });
+      }
+      intent.status = 'canceled';
+      return { status: 200, body: intent };
+    }
     const retrieve = /^\/v1\/payment_intents\/([^/?]+)$/.exec(request.path);
     if (request.method === 'GET' && retrieve?.[1]) {
       const intent = intents.get(decodeURIComponent(retrieve[1]));
       if (intent) return { status: 200, body: intent };
-      return stripeError(404, {
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        param: 'intent',
-        message: `No such payment_intent: '${retrieve[1]}'`,
-      });
+      return missingIntent(retrieve[1]);
     }
     return stripeError(404, { type: 'invalid_request_error', message: 'Unrecognized request URL' });
   }

@@ -1,0 +1,2 @@
+ALTER TABLE "payments" ADD COLUMN "request_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "payments_request_key_key" ON "payments" USING btree ("user_id","request_key") WHERE "payments"."request_key" is not null;
