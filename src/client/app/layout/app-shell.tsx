@@ -8,6 +8,7 @@ import { useAccountRealtime } from '../use-account-realtime.ts';
 import { ScrollControls } from './scroll-controls.tsx';
 import { PlayBreakBanner, SuspensionBanner } from './suspension-banner.tsx';
 import { TopBar } from './top-bar.tsx';
+import { useRefreshWhenPauseEnds } from './use-refresh-when-pause-ends.ts';
 
 /**
  * Purple on /auth, cyan everywhere else (SPEC §1). The theme goes on <html> so that portalled
@@ -75,6 +76,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const { user, isKnown } = useUser();
   useAccountRealtime(user?.id ?? null);
+  useRefreshWhenPauseEnds(user);
   useThemeForPath(location);
   useScrollToTopOnNavigate(location);
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { makeChallenge, makeCounts, parseRequestUrl } from '#client/test-utils/challenges.ts';
@@ -60,5 +60,49 @@ describe('the suspension banner', () => {
     expect(await screen.findByRole('region', { name: 'Account suspended' })).toHaveTextContent(
       MESSAGE,
     );
+  });
+});
+
+describe('the break banner', () => {
+  it('appears with a PLAY_PAUSED refusal when the break was taken in another tab', async () => {
+    let current = makeUser();
+    const onBreak = makeUser({
+      playBreak: { kind: 'time_out', until: '2031-03-02T12:00:00.000Z' },
+    });
+    stubFetch(({ method, url }) => {
+      const { path } = parseRequestUrl(url);
+      if (path === '/api/user') return jsonResponse(200, current);
+      if (path === '/api/challenges/counts') return jsonResponse(200, makeCounts({ available: 1 }));
+      if (path === '/api/challenges') return jsonResponse(200, [makeChallenge()]);
+      if (method === 'POST' && path === '/api/challenges/11/accept') {
+        return jsonResponse(403, { code: 'PLAY_PAUSED', message: 'paused' });
+      }
+      return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
+    });
+    const user = userEvent.setup();
+    renderApp('/');
+    const card = await screen.findByRole('article', { name: 'EA FC 25' });
+
+    current = onBreak;
+    await user.click(within(card).getByRole('button', { name: 'ACCEPT CHALLENGE' }));
+    expect(await screen.findByRole('region', { name: 'Time-out' })).toHaveTextContent(
+      'You are taking a time-out until 2031-03-02 12:00 UTC',
+    );
+  });
+
+  it('goes when the break ends, without a reload', async () => {
+    // A time-out ending in a moment; the server says it is over once it has.
+    let current = makeUser({
+      playBreak: { kind: 'time_out', until: new Date(Date.now() + 200).toISOString() },
+    });
+    const reads = serve(() => current);
+    renderApp('/');
+    await screen.findByRole('region', { name: 'Time-out' });
+    const readsBefore = reads.mock.calls.length;
+    current = makeUser();
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Time-out' })).toBeNull(), {
+      timeout: 4000,
+    });
+    expect(reads.mock.calls.length).toBeGreaterThan(readsBefore);
   });
 });

@@ -41,11 +41,15 @@ export function refreshSessionUser(queryClient: QueryClient): Promise<void> {
 }
 
 /**
- * After a refusal because the account is suspended (DESIGN §10): the suspension may be newer
- * than the page, so the user is read again, and the banner that explains it appears.
+ * After a refusal because the account is suspended (DESIGN §10) or on a break (§11, taken in
+ * another tab): the pause may be newer than the page, so the user is read again, and the banner
+ * that explains it appears.
  */
 export function refreshIfSuspended(queryClient: QueryClient, error: unknown): void {
-  if (error instanceof ApiError && error.code === 'ACCOUNT_SUSPENDED') {
+  if (
+    error instanceof ApiError &&
+    (error.code === 'ACCOUNT_SUSPENDED' || error.code === 'PLAY_PAUSED')
+  ) {
     void refreshSessionUser(queryClient);
   }
 }
