@@ -58,6 +58,7 @@ export function makeChallenge(overrides: Partial<ChallengeView> = {}): Challenge
     cancelCause: null,
     creator: makePlayer({ id: 2, username: 'rival' }),
     acceptor: null,
+    opponent: null,
     ...overrides,
   };
 }

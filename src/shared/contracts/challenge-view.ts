@@ -99,6 +99,8 @@ export const challengeSchema = z.object({
   cancelCause: z.string().nullable(),
   creator: embeddedUserSchema,
   acceptor: embeddedUserSchema.nullable(),
+  /** A direct challenge's invited player (DESIGN §12); null for a public challenge. */
+  opponent: z.object({ id: z.number().int(), username: z.string() }).nullable(),
 });
 export type ChallengeView = z.infer<typeof challengeSchema>;
 

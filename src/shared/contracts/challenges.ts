@@ -1,6 +1,6 @@
 import { groupThousands } from '../money.ts';
-import { phoneNumberSchema } from './auth.ts';
-import { CHALLENGE_STATUS_VALUES } from './challenge-view.ts';
+import { phoneNumberSchema, USERNAME_MAX } from './auth.ts';
+import { CHALLENGE_STATUS_VALUES, challengeSchema } from './challenge-view.ts';
 import { isHttpsUrl, UPLOAD_PATH_PATTERN } from './uploads.ts';
 import { z } from '../validation.ts';
 
@@ -73,6 +73,9 @@ export const CHALLENGE_MESSAGES = {
   noShowTooEarly: 'You can report a no-show once the waiting time after acceptance has passed',
   noShowNotAccepted: 'A no-show can only be reported on an accepted match',
   noShowReason: 'No-show',
+  opponentUnknown: 'There is no player by that name who can take a challenge now',
+  opponentSelf: 'You cannot challenge yourself',
+  onlyOpponentDeclines: 'Only the challenged player can decline this challenge',
 } as const;
 
 const optionalText = (max: number, message: string) =>
@@ -103,8 +106,32 @@ export const createChallengeBodySchema = z.strictObject({
   console: z.enum(CONSOLES, { error: CHALLENGE_MESSAGES.console }),
   mode: optionalText(MODE_MAX, CHALLENGE_MESSAGES.modeMax),
   platform: optionalText(MODE_MAX, CHALLENGE_MESSAGES.modeMax),
+  /** A direct challenge's opponent, by username (DESIGN §12); absent for a public challenge. */
+  opponent: z
+    .string()
+    .trim()
+    .max(USERNAME_MAX, CHALLENGE_MESSAGES.opponentUnknown)
+    .optional()
+    .transform((value) => (value ? value : undefined)),
 });
 export type CreateChallengeBody = z.input<typeof createChallengeBodySchema>;
+
+/** Quick match's terms (DESIGN §12), with what a challenge it opens needs, as a creation. */
+export const quickMatchBodySchema = createChallengeBodySchema.pick({
+  game: true,
+  amount: true,
+  console: true,
+  gamerTag: true,
+  phoneNumber: true,
+});
+export type QuickMatchBody = z.input<typeof quickMatchBodySchema>;
+
+export const quickMatchResponseSchema = z.object({
+  challenge: challengeSchema,
+  /** True when it accepted another player's challenge; false when it opened (or kept) one. */
+  matched: z.boolean(),
+});
+export type QuickMatchResponse = z.infer<typeof quickMatchResponseSchema>;
 
 const score = z
   .number({ error: CHALLENGE_MESSAGES.scoreWhole })
@@ -155,7 +182,7 @@ export const listChallengesQuerySchema = z.object({
     .pipe(z.array(z.enum(CHALLENGE_STATUS_VALUES)).min(1))
     .optional(),
   /** Relative to the caller: challenges they created, accepted, or either. */
-  role: z.enum(['created', 'accepted', 'mine']).optional(),
+  role: z.enum(['created', 'accepted', 'mine', 'direct']).optional(),
   limit: z.coerce.number().int().min(1).max(CHALLENGE_PAGE_MAX).default(50),
   /** Only challenges with a smaller id: pass the last id of a page to get the next one. */
   before: z.coerce.number().int().positive().optional(),

@@ -18,6 +18,8 @@ export const NOTIFICATION_KINDS = [
   'suspension_lifted',
   /** The player took a time-out or excluded themselves (DESIGN §11). */
   'play_break_started',
+  'direct_challenge',
+  'challenge_declined',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

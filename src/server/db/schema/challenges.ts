@@ -30,6 +30,7 @@ export const CANCEL_CAUSES = [
   'refunded',
   'suspended',
   'play_break',
+  'declined',
 ] as const;
 export type CancelCause = (typeof CANCEL_CAUSES)[number];
 
@@ -45,6 +46,11 @@ export const challenges = pgTable(
       .notNull()
       .references(() => users.id),
     acceptorId: integer('acceptor_id').references(() => users.id),
+    /**
+     * A direct challenge's one possible acceptor (DESIGN §12): only the creator and this player
+     * see it, and only this player may accept or decline it. Null for a public challenge.
+     */
+    opponentId: integer('opponent_id').references(() => users.id),
     winnerId: integer('winner_id').references(() => users.id),
     /** Each player's stake. */
     amountCents: bigint('amount_cents', { mode: 'bigint' }).notNull(),
@@ -90,6 +96,13 @@ export const challenges = pgTable(
     index('challenges_status_id_idx').on(table.status, table.id),
     index('challenges_creator_id_idx').on(table.creatorId, table.id),
     index('challenges_acceptor_id_idx').on(table.acceptorId, table.id),
+    index('challenges_opponent_id_idx')
+      .on(table.opponentId, table.id)
+      .where(sql`${table.opponentId} is not null`),
+    // Quick match's search: the oldest open public challenge on the same terms.
+    index('challenges_quick_match_idx')
+      .on(sql`lower(${table.game})`, table.console, table.amountCents, table.id)
+      .where(sql`${table.status} = 'open' and ${table.opponentId} is null`),
     // What the review worker claims: results whose review has ended with the credit still held.
     index('challenges_review_due_idx')
       .on(table.reviewEndsAt)

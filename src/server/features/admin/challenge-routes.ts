@@ -44,6 +44,7 @@ export const adminChallengeRoutes =
           viewerId: admin.id,
           status: ['completed'],
           withBalances: true,
+          everyone: true,
           ...request.query,
         });
         return rows.map((row) => toChallengeView(row, admin));
@@ -65,6 +66,7 @@ export const adminChallengeRoutes =
           viewerId: admin.id,
           status: ['disputed'],
           withBalances: true,
+          everyone: true,
           ...request.query,
         });
         const ids = rows.map((row) => row.challenge.id);

@@ -374,6 +374,7 @@ describe('suspending', () => {
           console: 'PC',
           mode: null,
           platform: null,
+          opponentId: null,
           now,
         },
         seenBefore,

@@ -84,6 +84,7 @@ async function acceptedMatch(creator: Player, acceptor: Player, stakeCents: bigi
         console: 'PC',
         mode: null,
         platform: null,
+        opponentId: null,
         now: new Date(),
       },
       { suspendedAt: null, suspendedUntil: null, playBreakUntil: null },

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { PlayerRecord } from '#shared/contracts/challenge-view.ts';
+import { formatCents } from '#shared/money.ts';
 import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
 import { ledgerAccounts } from '../../db/schema/ledger.ts';
@@ -32,6 +33,8 @@ export interface ChallengeRow {
   challenge: Challenge;
   creator: Party;
   acceptor: Party | null;
+  /** A direct challenge's invited player (DESIGN §12); null for a public one. */
+  opponentName: string | null;
 }
 
 const toCents = (value: unknown) => BigInt(String(value));
@@ -70,6 +73,9 @@ function selectWithParties(db: Executor, withBalances = true) {
         phoneNumber: acceptors.phoneNumber,
         balanceCents: balance(acceptorWallets, acceptors),
       },
+      opponentName: sql<
+        string | null
+      >`(select o.username from users o where o.id = ${challenges.opponentId})`,
     })
     .from(challenges)
     .innerJoin(creators, eq(creators.id, challenges.creatorId))
@@ -91,6 +97,7 @@ interface RowColumns {
   challenge: Challenge;
   creator: PartyColumns;
   acceptor: PartyColumns | null;
+  opponentName: string | null;
 }
 
 /** The rows with each player's record, read for all their players at once. */
@@ -111,6 +118,7 @@ async function withRecords(db: Executor, rows: RowColumns[]): Promise<ChallengeR
     challenge: row.challenge,
     creator: party(row.creator),
     acceptor: row.challenge.acceptorId && row.acceptor ? party(row.acceptor) : null,
+    opponentName: row.opponentName,
   }));
 }
 
@@ -187,6 +195,8 @@ export interface NewChallenge {
   console: string;
   mode: string | null;
   platform: string | null;
+  /** The only player who may accept it (a direct challenge); null for a public one. */
+  opponentId: number | null;
   now: Date;
 }
 
@@ -195,6 +205,49 @@ export interface SeenStanding {
   suspendedAt: Date | null;
   suspendedUntil: Date | null;
   playBreakUntil: Date | null;
+}
+
+/** A notification written by a challenge call's own statement: SQL over the `call` rows. */
+interface CallNews {
+  recipient: SQL;
+  kind: string;
+  title: SQL;
+  body: SQL;
+  dedupeKey: SQL;
+  /** Which rows of `call` it is written for. */
+  when: SQL;
+}
+
+/**
+ * The `told` and `mailed` steps of a call's statement: the notification, and its mail where the
+ * player has an address, written with the change, so that one never exists without the other
+ * (DESIGN §10). A repeated call finds them written and adds nothing.
+ */
+function toldInCall(news: CallNews): SQL {
+  return sql`told as (
+      insert into notifications (user_id, kind, challenge_id, title, body, dedupe_key)
+      select distinct ${news.recipient}, ${news.kind}::text, call.challenge_id, ${news.title},
+        ${news.body}, ${news.dedupeKey}
+      from call where ${news.when}
+      on conflict (dedupe_key) do nothing
+      returning user_id, title, body, dedupe_key
+    ),
+    mailed as (
+      insert into outbox (dedupe_key, recipient, subject, body)
+      select 'notification:' || told.dedupe_key, u.email, told.title, told.body
+      from told join users u on u.id = told.user_id
+      where u.email is not null and u.deleted_at is null
+      on conflict (dedupe_key) do nothing
+    )`;
+}
+
+/** The creator's news of an acceptance, keyed so that it is written once per challenge. */
+export function acceptedNews(challengeId: SQL): { title: SQL; body: SQL; dedupeKey: SQL } {
+  return {
+    title: sql`'Challenge #' || ${challengeId} || ' was accepted'`,
+    body: sql`'Your challenge #' || ${challengeId} || ' was accepted. Get ready to compete!'`,
+    dedupeKey: sql`'challenge-accepted:' || ${challengeId}`,
+  };
 }
 
 /**
@@ -209,52 +262,94 @@ export function createChallengeCall(challenge: NewChallenge, seen: SeenStanding)
   const seenAt = seen.suspendedAt?.toISOString() ?? null;
   const seenUntil = seen.suspendedUntil?.toISOString() ?? null;
   const seenBreakUntil = seen.playBreakUntil?.toISOString() ?? null;
+  const id = sql`call.challenge_id`;
+  const stake = formatCents(challenge.stakeCents);
   return sql`with creator as materialized (
-      select u.id from users u
+      select u.id, u.username from users u
       where u.id = ${challenge.creatorId}::integer
         and u.suspended_at is not distinct from ${seenAt}::timestamptz
         and u.suspended_until is not distinct from ${seenUntil}::timestamptz
         and u.play_break_until is not distinct from ${seenBreakUntil}::timestamptz
       for key share
-    )
-    select ${CALL_COLUMNS} from creator, lateral challenge_create(creator.id,
-      ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
-      ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
-      ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.now.toISOString()}::timestamptz)`;
+    ),
+    call as materialized (
+      select c.*, creator.username as creator_name from creator, lateral challenge_create(
+        creator.id, ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
+        ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
+        ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.opponentId}::integer,
+        ${challenge.now.toISOString()}::timestamptz) c
+    ),
+    ${toldInCall({
+      recipient: sql`${challenge.opponentId}::integer`,
+      kind: 'direct_challenge',
+      title: sql`call.creator_name || ' challenges you: #' || ${id}`,
+      body: sql`call.creator_name || ' challenges you to ' || ${challenge.game}::text || ' on ' ||
+        ${challenge.console}::text || ' for ' || ${stake}::text ||
+        ' each. Accept or decline it on challenge #' || ${id} || '.'`,
+      dedupeKey: sql`'direct-challenge:' || ${id}`,
+      when: sql`${challenge.opponentId}::integer is not null`,
+    })}
+    select ${CALL_COLUMNS} from call`;
+}
+
+export interface QuickMatchTerms {
+  playerId: number;
+  stakeCents: bigint;
+  game: string;
+  gamerTag: string;
+  phoneNumber: string;
+  console: string;
+  now: Date;
+}
+
+/**
+ * Quick match in one call (migration 0016's `challenge_quick_match`): accepts the oldest open
+ * public challenge of another player on the same terms, with its creator's notification and
+ * mail, or opens one; guarded by the player's standing as a creation is.
+ */
+export function quickMatchCall(terms: QuickMatchTerms, seen: SeenStanding): SQL {
+  const seenAt = seen.suspendedAt?.toISOString() ?? null;
+  const seenUntil = seen.suspendedUntil?.toISOString() ?? null;
+  const seenBreakUntil = seen.playBreakUntil?.toISOString() ?? null;
+  return sql`with player as materialized (
+      select u.id from users u
+      where u.id = ${terms.playerId}::integer
+        and u.suspended_at is not distinct from ${seenAt}::timestamptz
+        and u.suspended_until is not distinct from ${seenUntil}::timestamptz
+        and u.play_break_until is not distinct from ${seenBreakUntil}::timestamptz
+      for key share
+    ),
+    call as materialized (
+      select q.* from player, lateral challenge_quick_match(player.id,
+        ${terms.stakeCents.toString()}::bigint, ${terms.game}::text, ${terms.gamerTag}::text,
+        ${terms.phoneNumber}::text, ${terms.console}::text,
+        ${terms.now.toISOString()}::timestamptz) q
+    ),
+    ${toldInCall({
+      recipient: sql`call.creator_id`,
+      kind: 'challenge_accepted',
+      ...acceptedNews(sql`call.challenge_id`),
+      when: sql`call.changed and call.challenge_status = 'accepted'`,
+    })}
+    select ${CALL_COLUMNS} from call`;
 }
 
 /**
  * Accepts an open challenge of another player and posts the acceptor's stake, matching the
- * creator's, into its escrow. Refused (unchanged) when it is not open or is the acceptor's own.
+ * creator's, into its escrow. Refused (unchanged) when it is not open, is the acceptor's own, or
+ * is a direct challenge to someone else.
  */
-export function acceptChallengeCall(
-  challengeId: number,
-  acceptorId: number,
-  now: Date,
-  news: { title: string; body: string; dedupeKey: string },
-): SQL {
-  // The creator's notification, and its mail where they have an address, are written by the
-  // same statement as the acceptance, so that one never exists without the other (DESIGN §10).
+export function acceptChallengeCall(challengeId: number, acceptorId: number, now: Date): SQL {
   return sql`with call as materialized (
       select * from challenge_accept(${challengeId}::integer, ${acceptorId}::integer,
         ${now.toISOString()}::timestamptz)
     ),
-    told as (
-      insert into notifications (user_id, kind, challenge_id, title, body, dedupe_key)
-      select distinct call.creator_id, 'challenge_accepted', call.challenge_id, ${news.title}::text,
-        ${news.body}::text, ${news.dedupeKey}::text
-      from call where call.changed
-      on conflict (dedupe_key) do nothing
-      returning user_id
-    ),
-    mailed as (
-      insert into outbox (dedupe_key, recipient, subject, body)
-      select ${`notification:${news.dedupeKey}`}::text, u.email, ${news.title}::text,
-        ${news.body}::text
-      from told join users u on u.id = told.user_id
-      where u.email is not null and u.deleted_at is null
-      on conflict (dedupe_key) do nothing
-    )
+    ${toldInCall({
+      recipient: sql`call.creator_id`,
+      kind: 'challenge_accepted',
+      ...acceptedNews(sql`call.challenge_id`),
+      when: sql`call.changed`,
+    })}
     select ${CALL_COLUMNS} from call`;
 }
 
@@ -313,7 +408,9 @@ export function recordResultCall(
 export interface ListFilter {
   viewerId: number;
   status?: ChallengeStatus[] | undefined;
-  role?: 'created' | 'accepted' | 'mine' | undefined;
+  role?: 'created' | 'accepted' | 'mine' | 'direct' | undefined;
+  /** Every challenge, direct ones of other players too (admins' view). */
+  everyone?: boolean | undefined;
   limit: number;
   before?: number | undefined;
   /** Read the players' wallet balances too (admins' view). */
@@ -329,9 +426,19 @@ export async function listChallengeRows(db: Executor, filter: ListFilter): Promi
     const either = or(
       eq(challenges.creatorId, filter.viewerId),
       eq(challenges.acceptorId, filter.viewerId),
+      eq(challenges.opponentId, filter.viewerId),
     );
     if (either) conditions.push(either);
   }
+  if (filter.role === 'direct') {
+    const sentOrReceived = or(
+      eq(challenges.opponentId, filter.viewerId),
+      and(isNotNull(challenges.opponentId), eq(challenges.creatorId, filter.viewerId)),
+    );
+    if (sentOrReceived) conditions.push(sentOrReceived);
+  }
+  // A direct challenge is seen by its two players only (DESIGN §12).
+  if (filter.role === undefined && !filter.everyone) conditions.push(isNull(challenges.opponentId));
   if (filter.before !== undefined) conditions.push(lt(challenges.id, filter.before));
   const rows = await selectWithParties(db, filter.withBalances)
     .where(conditions.length > 0 ? and(...conditions) : undefined)
@@ -344,7 +451,7 @@ export async function listChallengeRows(db: Executor, filter: ListFilter): Promi
 export async function countChallenges(db: Executor, viewerId: number) {
   const [row] = await db
     .select({
-      available: sql<number>`count(*) filter (where ${challenges.status} = 'open')::int`,
+      available: sql<number>`count(*) filter (where ${challenges.status} = 'open' and ${challenges.opponentId} is null)::int`,
       active: sql<number>`count(*) filter (where ${challenges.status} = 'accepted' and (${challenges.creatorId} = ${viewerId} or ${challenges.acceptorId} = ${viewerId}))::int`,
       completed: sql<number>`count(*) filter (where ${challenges.status} in ('completed', 'disputed') and (${challenges.creatorId} = ${viewerId} or ${challenges.acceptorId} = ${viewerId}))::int`,
       created: sql<number>`count(*) filter (where ${challenges.creatorId} = ${viewerId})::int`,

@@ -64,7 +64,8 @@ export function onPlayersChallenge<T>(
   });
 }
 
-type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>;
+type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'> &
+  Partial<Pick<Challenge, 'opponentId'>>;
 
 /** The event that tells the sockets showing this challenge that it changed (DESIGN §6). */
 export function challengeEvent(challenge: Announced) {
@@ -72,11 +73,18 @@ export function challengeEvent(challenge: Announced) {
     type: 'challenge' as const,
     challengeId: challenge.id,
     status: challenge.status,
-    // Open challenges are on everyone's Available tab; after that only the players see them.
+    // Open public challenges are on everyone's Available tab; a direct one, and any challenge
+    // once accepted, only its players see.
     audience:
-      challenge.status === 'open' || challenge.status === 'cancelled'
+      (challenge.status === 'open' || challenge.status === 'cancelled') && !challenge.opponentId
         ? ('all' as const)
-        : [challenge.creatorId, ...(challenge.acceptorId ? [challenge.acceptorId] : [])],
+        : [
+            challenge.creatorId,
+            ...(challenge.acceptorId ? [challenge.acceptorId] : []),
+            ...(challenge.opponentId && challenge.opponentId !== challenge.acceptorId
+              ? [challenge.opponentId]
+              : []),
+          ],
   };
 }
 
@@ -282,7 +290,7 @@ export async function withdrawOpenLocked(
   ctx: AppContext,
   uow: UnitOfWork,
   challenge: Challenge,
-  cause: 'creator' | 'suspended' | 'play_break',
+  cause: 'creator' | 'suspended' | 'play_break' | 'declined',
   by: { actorUserId?: number; memo?: string } = {},
 ): Promise<void> {
   await ctx.ledger.post(uow, {

@@ -10,6 +10,8 @@ import {
   evidenceSchema,
   fairPlayRulesSchema,
   listChallengesQuerySchema,
+  quickMatchBodySchema,
+  quickMatchResponseSchema,
   submitScoresBodySchema,
   submitScoresResponseSchema,
   uploadResponseSchema,
@@ -39,7 +41,10 @@ import {
   cancelChallenge,
   claimNoShow,
   createChallenge,
+  declineChallenge,
   disputeResult,
+  maySee,
+  quickMatch,
   submitScores,
 } from './service.ts';
 import { toChallengeView } from './view.ts';
@@ -75,7 +80,9 @@ export const challengeRoutes =
 
     async function viewOf(id: number, viewer: User) {
       const row = await findChallengeRow(ctx.db, id);
-      if (!row) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+      // Someone else's direct challenge is not there at all for a player (DESIGN §12).
+      if (!row || !(viewer.isAdmin || maySee(row.challenge, viewer.id)))
+        throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
       return toChallengeView(row, viewer);
     }
 
@@ -98,6 +105,7 @@ export const challengeRoutes =
             role,
             ...query,
             withBalances: viewer.isAdmin,
+            everyone: viewer.isAdmin,
           });
           return rows.map((row) => toChallengeView(row, viewer));
         }
@@ -169,6 +177,36 @@ export const challengeRoutes =
         await requirePlayerLocation(ctx, request, user.id);
         await acceptChallenge(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
+      },
+    );
+
+    app.post(
+      '/api/challenges/:id/decline',
+      {
+        config: { access: 'user' },
+        schema: { params: challengeIdParamsSchema, response: { 200: challengeSchema, ...errors } },
+      },
+      async (request) => {
+        const user = requireViewer(request);
+        await declineChallenge(ctx, request.params.id, user.id);
+        return viewOf(request.params.id, user);
+      },
+    );
+
+    app.post(
+      '/api/quick-match',
+      {
+        config: { access: 'user' },
+        schema: {
+          body: quickMatchBodySchema,
+          response: { 200: quickMatchResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const user = requireViewer(request);
+        await requirePlayerLocation(ctx, request, user.id);
+        const { challengeId, matched } = await quickMatch(ctx, user.id, request.body);
+        return { challenge: await viewOf(challengeId, user), matched };
       },
     );
 

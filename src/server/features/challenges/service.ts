@@ -12,8 +12,10 @@ import type { Mail } from '../mail/outbox.ts';
 import {
   acceptChallengeCall,
   createChallengeCall,
+  findChallenge,
   findChallengeWithPlayers,
   lockChallenge,
+  quickMatchCall,
   recordResultCall,
   type ChallengeOutcome,
   type Contact,
@@ -32,7 +34,7 @@ import {
 } from './review.ts';
 import { settle, winnerOf } from './settlement.ts';
 import { notify, publishStored } from '../notifications/notify.ts';
-import { requireCashPlayAllowed } from '../users/suspension.ts';
+import { findChallengeableUser, requireCashPlayAllowed } from '../users/suspension.ts';
 
 export interface CreateChallengeInput {
   game: string;
@@ -42,6 +44,16 @@ export interface CreateChallengeInput {
   console: string;
   mode?: string | undefined;
   platform?: string | undefined;
+  /** A direct challenge's opponent, by username (DESIGN §12). */
+  opponent?: string | undefined;
+}
+
+export interface QuickMatchInput {
+  game: string;
+  amount: number;
+  console: string;
+  gamerTag: string;
+  phoneNumber: string;
 }
 
 export interface ScoreSubmission {
@@ -62,7 +74,8 @@ export interface SubmissionResult {
   reviewEndsAt: Date | null;
 }
 
-type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'>;
+type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'> &
+  Partial<Pick<Challenge, 'opponentId'>>;
 
 /** Announces a change made in one call that has committed already (DESIGN §6). */
 async function announceCommitted(ctx: AppContext, challenge: Announced): Promise<void> {
@@ -106,6 +119,8 @@ export async function createChallenge(
   creatorId: number,
   input: CreateChallengeInput,
 ): Promise<number> {
+  const opponentId =
+    input.opponent === undefined ? null : await requireOpponent(ctx, creatorId, input.opponent);
   return onCurrentState(
     () => requireCashPlayAllowed(ctx.db, creatorId, ctx.clock()),
     async (seen) => {
@@ -119,6 +134,7 @@ export async function createChallenge(
           console: input.console,
           mode: input.mode ?? null,
           platform: input.platform ?? null,
+          opponentId,
           now: ctx.clock(),
         },
         seen,
@@ -134,39 +150,55 @@ export async function createChallenge(
       if (!outcome.changed || !transfer)
         throw new Error('a challenge was created without its stake');
       const id = outcome.challenge_id;
-      await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null });
+      if (opponentId !== null) await publishStored(ctx.db, ctx.bus, [`direct-challenge:${id}`]);
+      await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null, opponentId });
       return id;
     },
   );
 }
 
 /**
- * Accepts and stakes in one call, guarded by the rules (open, not the acceptor's own); when the
- * guard refuses, the call answers the challenge as it is, and that says why.
+ * The player a direct challenge goes to: an active account other than the creator's, able to
+ * play for money now. One message answers for names that are unknown, deleted, suspended or on
+ * a break, so that the form tells nobody which of these a name is.
+ */
+async function requireOpponent(ctx: AppContext, creatorId: number, username: string) {
+  const opponent = await findChallengeableUser(ctx.db, username, ctx.clock());
+  if (opponent === creatorId) throw invalidOpponent(CHALLENGE_MESSAGES.opponentSelf);
+  if (opponent === null) throw invalidOpponent(CHALLENGE_MESSAGES.opponentUnknown);
+  return opponent;
+}
+
+const invalidOpponent = (message: string) =>
+  new AppError('VALIDATION_FAILED', message, { fields: { opponent: message } });
+
+/**
+ * Accepts and stakes in one call, guarded by the rules (open, not the acceptor's own, a direct
+ * challenge by its opponent only); when the guard refuses, the call answers the challenge as it
+ * is, and that says why.
  */
 export async function acceptChallenge(
   ctx: AppContext,
   challengeId: number,
   acceptorId: number,
 ): Promise<void> {
-  const news = {
-    title: `Challenge #${challengeId} was accepted`,
-    body: `Your challenge #${challengeId} was accepted. Get ready to compete!`,
-    dedupeKey: `challenge-accepted:${challengeId}`,
-  };
   // Unguarded, unlike a creation: an acceptance that commits just after a suspension is one that
   // could have committed just before it, and a suspension leaves accepted matches to be played.
   await requireCashPlayAllowed(ctx.db, acceptorId, ctx.clock());
-  const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock(), news);
+  const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock());
   await retryingConflicts(async () => {
     const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
     if (!outcome) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
     if (!outcome.changed) {
       if (outcome.creator_id === acceptorId)
         throw new AppError('OWN_CHALLENGE', CHALLENGE_MESSAGES.ownChallenge);
+      const challenge = await findChallenge(ctx.db, challengeId);
+      // Someone else's direct challenge is not there for this player at all.
+      if (challenge && !maySee(challenge, acceptorId))
+        throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
       throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
     }
-    await publishStored(ctx.db, ctx.bus, [news.dedupeKey]);
+    await publishStored(ctx.db, ctx.bus, [`challenge-accepted:${challengeId}`]);
     await announceCommitted(ctx, {
       id: challengeId,
       status: 'accepted',
@@ -174,6 +206,92 @@ export async function acceptChallenge(
       acceptorId,
     });
   });
+}
+
+/** Whether a player may see a challenge at all: a direct one is its two players' only. */
+export function maySee(
+  challenge: Pick<Challenge, 'creatorId' | 'opponentId'>,
+  userId: number,
+): boolean {
+  return (
+    challenge.opponentId === null ||
+    challenge.creatorId === userId ||
+    challenge.opponentId === userId
+  );
+}
+
+/**
+ * The opponent of a direct challenge turns it down (DESIGN §12): the creator's stake comes back,
+ * the challenge is cancelled, and the creator is told.
+ */
+export async function declineChallenge(
+  ctx: AppContext,
+  challengeId: number,
+  userId: number,
+): Promise<void> {
+  await inTransaction(ctx.db, async (uow) => {
+    const challenge = await requireLocked(uow, challengeId);
+    if (!maySee(challenge, userId)) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+    if (challenge.opponentId !== userId)
+      throw new AppError('FORBIDDEN', CHALLENGE_MESSAGES.onlyOpponentDeclines);
+    if (challenge.status !== 'open')
+      throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
+    await withdrawOpenLocked(ctx, uow, challenge, 'declined');
+    await notify(uow, ctx.bus, {
+      userId: challenge.creatorId,
+      kind: 'challenge_declined',
+      challengeId: challenge.id,
+      title: `Challenge #${challenge.id} was declined: your stake is back`,
+      body:
+        `Your direct challenge #${challenge.id} (${challenge.game}) was declined; ` +
+        `your stake of ${formatCents(challenge.amountCents)} was refunded.`,
+      dedupeKey: `challenge-declined:${challenge.id}`,
+    });
+  });
+}
+
+/**
+ * Quick match (DESIGN §12): the oldest open public challenge of another player on the same
+ * terms is accepted, or a challenge is opened for the next player who asks. Answers the
+ * challenge's id and whether it met an opponent.
+ */
+export async function quickMatch(
+  ctx: AppContext,
+  playerId: number,
+  input: QuickMatchInput,
+): Promise<{ challengeId: number; matched: boolean }> {
+  return onCurrentState(
+    () => requireCashPlayAllowed(ctx.db, playerId, ctx.clock()),
+    async (seen) => {
+      const call = quickMatchCall(
+        {
+          playerId,
+          stakeCents: dollars(input.amount),
+          game: input.game,
+          gamerTag: input.gamerTag,
+          phoneNumber: input.phoneNumber,
+          console: input.console,
+          now: ctx.clock(),
+        },
+        seen,
+      );
+      const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
+      // No row: the player's suspension or break changed since it was read.
+      if (!outcome) return null;
+      const id = outcome.challenge_id;
+      const matched = outcome.challenge_status === 'accepted';
+      if (matched) await publishStored(ctx.db, ctx.bus, [`challenge-accepted:${id}`]);
+      if (outcome.changed) {
+        await announceCommitted(ctx, {
+          id,
+          status: outcome.challenge_status,
+          creatorId: outcome.creator_id,
+          acceptorId: matched ? playerId : null,
+        });
+      }
+      return { challengeId: id, matched };
+    },
+  );
 }
 
 /**
@@ -187,6 +305,7 @@ export async function cancelChallenge(
 ): Promise<void> {
   await inTransaction(ctx.db, async (uow) => {
     const challenge = await requireLocked(uow, challengeId);
+    if (!maySee(challenge, userId)) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
     if (challenge.status === 'accepted') {
       await requestMutualCancel(ctx, uow, challenge, userId);
       return;

@@ -89,5 +89,9 @@ function viewWith(
     cancelCause: challenge.cancelCause,
     creator: party(row.creator),
     acceptor: row.acceptor ? party(row.acceptor) : null,
+    opponent:
+      challenge.opponentId !== null && row.opponentName !== null
+        ? { id: challenge.opponentId, username: row.opponentName }
+        : null,
   };
 }

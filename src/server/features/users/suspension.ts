@@ -4,6 +4,7 @@ import { suspensionMessage, type Suspension } from '#shared/suspension.ts';
 import type { Executor } from '../../db/client.ts';
 import { users, type User } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
+import { findUserByUsername } from './repository.ts';
 
 /** The columns a suspension lives in. */
 export type SuspensionColumns = Pick<User, 'suspendedAt' | 'suspendedUntil' | 'suspensionReason'>;
@@ -75,4 +76,19 @@ export async function requireCashPlayAllowed(
   const playBreak = playBreakOf(columns, now);
   if (playBreak) throw new AppError('PLAY_PAUSED', playBreakMessage(playBreak));
   return columns;
+}
+
+/**
+ * The id of the player named `username` if a challenge can go to them now: an account neither
+ * deleted nor suspended nor on a break (DESIGN §12); null otherwise, whichever the reason.
+ */
+export async function findChallengeableUser(
+  db: Executor,
+  username: string,
+  now: Date,
+): Promise<number | null> {
+  const user = await findUserByUsername(db, username);
+  if (!user || user.deletedAt !== null) return null;
+  if (suspensionOf(user, now) || playBreakOf(user, now)) return null;
+  return user.id;
 }

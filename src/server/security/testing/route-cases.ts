@@ -228,11 +228,35 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       request: async (w) => get(`/api/challenges/${await w.acceptedChallenge()}`),
       expect: signedIn(200),
     },
+    {
+      target: "player's direct challenge to opponent: hidden from everyone else",
+      request: async (w) => get(`/api/challenges/${await w.directChallenge()}`),
+      expect: { ...signedIn(404), player: 200, opponent: 200, admin: 200 },
+    },
   ],
   'POST /api/challenges': [
     {
       request: () => post('/api/challenges', CHALLENGE_BODY),
       expect: { ...signedIn(201), suspended: 403 },
+    },
+    {
+      target: 'a direct challenge to opponent (to themself, opponent is refused)',
+      request: (w) =>
+        post('/api/challenges', { ...CHALLENGE_BODY, opponent: w.actor('opponent').username }),
+      expect: { ...signedIn(201), opponent: 400, suspended: 403 },
+    },
+  ],
+  'POST /api/challenges/:id/decline': [
+    {
+      target: "player's direct challenge to opponent",
+      request: async (w) => post(`/api/challenges/${await w.directChallenge()}/decline`),
+      expect: { ...signedIn(404), player: 403, opponent: 200 },
+    },
+  ],
+  'POST /api/quick-match': [
+    {
+      request: () => post('/api/quick-match', CHALLENGE_BODY),
+      expect: { ...signedIn(200), suspended: 403 },
     },
   ],
   'POST /api/challenges/:id/accept': [
@@ -240,6 +264,11 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       target: "player's open challenge",
       request: async (w) => post(`/api/challenges/${await w.openChallenge()}/accept`),
       expect: { ...signedIn(200), player: 400, suspended: 403 },
+    },
+    {
+      target: "player's direct challenge: opponent only",
+      request: async (w) => post(`/api/challenges/${await w.directChallenge()}/accept`),
+      expect: { ...signedIn(404), player: 400, opponent: 200, suspended: 403 },
     },
   ],
   'POST /api/challenges/:id/cancel': [

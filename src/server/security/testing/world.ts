@@ -271,6 +271,17 @@ export class World {
     return id;
   }
 
+  /** `player`'s direct challenge to `opponent` (DESIGN §12): nobody else may see it. */
+  readonly directChallenge = once(async () => {
+    const response = await this.send('player', {
+      method: 'POST',
+      url: '/api/challenges',
+      payload: { ...CHALLENGE_BODY, opponent: this.actor('opponent').username },
+    });
+    expectStatus(response, 201, 'create direct challenge');
+    return response.json<{ id: number }>().id;
+  });
+
   readonly openChallenge = once(() => this.newChallenge());
   readonly acceptedChallenge = once(() => this.newAcceptedChallenge());
   /** Submitted by `player` and settled: `opponent` may dispute it. */
