@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import type { ChallengeView } from '#shared/contracts/challenges.ts';
 import {
   makeAcceptedChallenge,
@@ -7,6 +8,7 @@ import {
   parseRequestUrl,
 } from '#client/test-utils/challenges.ts';
 import { jsonResponse, makeUser, renderApp, stubFetch } from '#client/test-utils/render-app.tsx';
+import { findToast } from '#client/test-utils/toasts.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -60,6 +62,47 @@ describe('challenge detail page', () => {
     expect(detail('Console')).toBe('PlayStation');
     expect(detail('Wager')).toBe('$25.00');
     expect(screen.getByRole('button', { name: 'ACCEPT CHALLENGE' })).toBeInTheDocument();
+  });
+
+  it('lets the invited player of a direct challenge accept or decline it', async () => {
+    const direct = makeChallenge({ opponent: { id: 1, username: 'me' } });
+    const fetch = stubFetch(({ method, url }) => {
+      const { path } = parseRequestUrl(url);
+      if (path === '/api/user') return jsonResponse(200, makeUser({ id: 1 }));
+      if (method === 'POST' && path === '/api/challenges/11/decline') {
+        return jsonResponse(200, { ...direct, status: 'cancelled', cancelCause: 'declined' });
+      }
+      if (path === '/api/challenges/11') return jsonResponse(200, direct);
+      return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
+    });
+    const user = userEvent.setup();
+    renderApp('/challenges/11');
+
+    expect(await screen.findByText('RIVAL CHALLENGES YOU')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'ACCEPT CHALLENGE' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'DECLINE' }));
+    await user.click(await screen.findByRole('button', { name: 'YES, DECLINE IT' }));
+    expect(await findToast('Challenge declined')).toHaveTextContent('rival gets their stake back.');
+    expect(
+      fetch.mock.calls.some(
+        ([input, init]) =>
+          String(input).endsWith('/api/challenges/11/decline') && init?.method === 'POST',
+      ),
+    ).toBe(true);
+  });
+
+  it('tells the creator of a direct challenge who alone can take it', async () => {
+    serve(
+      makeChallenge({ creatorId: 1, opponent: { id: 3, username: 'friend' } }),
+      makeUser({ id: 1 }),
+    );
+    renderApp('/challenges/11');
+    expect(
+      await screen.findByText(
+        'Your stake is in escrow. Only friend can accept or decline; you can cancel until then.',
+      ),
+    ).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'DECLINE' })).toBeNull();
   });
 
   it('gives the players of an accepted match the Submit Results dialog and the voice slot', async () => {

@@ -77,6 +77,9 @@ export function ChallengeCard({ challenge, viewerId }: ChallengeCardProps) {
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
         <Fact label="Creator">{challenge.creator.username}</Fact>
         {challenge.acceptor && <Fact label="Acceptor">{challenge.acceptor.username}</Fact>}
+        {challenge.opponent && !challenge.acceptor && (
+          <Fact label="Challenged">{challenge.opponent.username}</Fact>
+        )}
         <Fact label="Gamer Tag">{challenge.gamerTag}</Fact>
         <Fact label="Console">{challenge.console}</Fact>
         <div className="col-span-2 min-w-0">

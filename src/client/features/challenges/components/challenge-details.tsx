@@ -15,6 +15,7 @@ import {
 } from '../lib/challenge-rules.ts';
 import { opponentOf, recordLine } from '../lib/record-line.ts';
 import { AcceptChallengeButton } from './accept-challenge-button.tsx';
+import { DeclineChallengeButton } from './decline-challenge-button.tsx';
 import { CancelChallengeButton } from './cancel-challenge-button.tsx';
 import { STATUS_BADGE_VARIANT } from './challenge-card.tsx';
 import { DisputeDialog } from './dispute-dialog.tsx';
@@ -177,11 +178,30 @@ function StatusSection({
 
   switch (challenge.status) {
     case 'open':
+      if (challenge.opponent?.id === viewerId) {
+        return (
+          <Notice
+            icon={Swords}
+            title={`${challenge.creator.username.toUpperCase()} CHALLENGES YOU`}
+          >
+            <p>
+              A direct challenge, for you only: accept to stake {formatDollars(challenge.amount)},
+              or decline and {challenge.creator.username} gets their stake back.
+            </p>
+            <div className="mt-4 flex max-w-xs flex-col gap-2">
+              <AcceptChallengeButton challenge={challenge} />
+              <DeclineChallengeButton challenge={challenge} />
+            </div>
+          </Notice>
+        );
+      }
       return (
         <Notice icon={Hourglass} title="WAITING FOR AN OPPONENT">
           <p>
             {canCancel(challenge, viewerId)
-              ? 'Your stake is in escrow. You can cancel until someone accepts.'
+              ? challenge.opponent
+                ? `Your stake is in escrow. Only ${challenge.opponent.username} can accept or decline; you can cancel until then.`
+                : 'Your stake is in escrow. You can cancel until someone accepts.'
               : `Accept to stake ${formatDollars(challenge.amount)} against ${challenge.creator.username}.`}
           </p>
           <div className="mt-4 max-w-xs">

@@ -98,6 +98,32 @@ describe('create challenge dialog', () => {
     );
   });
 
+  it('sends a direct challenge to the named opponent, and shows a refusal under the field', async () => {
+    const fetchMock = signedIn(() =>
+      jsonResponse(400, {
+        code: 'VALIDATION_FAILED',
+        message: CHALLENGE_MESSAGES.opponentUnknown,
+        fields: { opponent: CHALLENGE_MESSAGES.opponentUnknown },
+      }),
+    );
+    const { user, dialog } = await openCreateDialog();
+
+    await user.type(within(dialog).getByLabelText('Game'), 'Halo');
+    await user.type(within(dialog).getByLabelText('Amount ($)'), '30');
+    await user.selectOptions(within(dialog).getByLabelText('Console'), 'Xbox');
+    await user.type(within(dialog).getByLabelText('Gamer Tag'), 'Chief');
+    await user.type(within(dialog).getByLabelText('Opponent (optional)'), ' arbiter ');
+    await user.click(within(dialog).getByRole('button', { name: 'CREATE CHALLENGE' }));
+
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Opponent (optional)')).toHaveAccessibleDescription(
+        expect.stringContaining(CHALLENGE_MESSAGES.opponentUnknown),
+      ),
+    );
+    const [, init] = fetchMock.mock.calls.find(([url]) => url === '/api/challenges') ?? [];
+    expect(JSON.parse(String(init?.body))).toMatchObject({ opponent: 'arbiter' });
+  });
+
   it('shows the server message in a destructive toast and keeps the dialog open', async () => {
     signedIn(() =>
       jsonResponse(400, { code: 'INSUFFICIENT_BALANCE', message: 'Insufficient balance' }),

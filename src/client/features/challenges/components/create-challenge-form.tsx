@@ -24,6 +24,7 @@ const FIELD_NAMES = [
   'console',
   'mode',
   'platform',
+  'opponent',
 ] as const;
 
 export interface CreateChallengeFormProps {
@@ -48,6 +49,7 @@ export function CreateChallengeForm({ onCreated, defaultPhoneNumber }: CreateCha
       phoneNumber: defaultPhoneNumber ?? '',
       mode: '',
       platform: '',
+      opponent: '',
     },
   });
 
@@ -122,6 +124,21 @@ export function CreateChallengeForm({ onCreated, defaultPhoneNumber }: CreateCha
           )}
         </Field>
       </div>
+      <Field
+        label="Opponent (optional)"
+        error={errors.opponent?.message}
+        hint="A username sends the challenge to that player only. Leave empty for anyone."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            {...register('opponent')}
+          />
+        )}
+      </Field>
       <Button type="submit" size="lg" className="w-full" disabled={createChallenge.isPending}>
         <Swords aria-hidden="true" />
         {createChallenge.isPending ? 'CREATING...' : 'CREATE CHALLENGE'}
