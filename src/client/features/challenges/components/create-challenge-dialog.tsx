@@ -20,7 +20,21 @@ export interface CreateChallengeDialogProps {
   /** Where focus goes when it closes: the dialog has no trigger of its own to return it to. */
   onCloseAutoFocus: (event: Event) => void;
   defaultPhoneNumber?: string | null;
+  /** Quick Match: the same dialog asking for the terms only (DESIGN §12). */
+  intent?: 'create' | 'quick-match';
 }
+
+const COPY = {
+  create: {
+    title: 'Create Challenge',
+    description: 'Your stake is held in escrow until an opponent accepts and the match is settled.',
+  },
+  'quick-match': {
+    title: 'Quick Match',
+    description:
+      'You meet the first player who wants the same game, console and stake: an open challenge on those terms is accepted at once, or yours waits for the next player who asks.',
+  },
+} as const;
 
 /**
  * Controlled from outside because the home page opens it from two places (the banner and the
@@ -31,20 +45,20 @@ export function CreateChallengeDialog({
   onOpenChange,
   onCloseAutoFocus,
   defaultPhoneNumber,
+  intent = 'create',
 }: CreateChallengeDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
-          <DialogTitle>Create Challenge</DialogTitle>
-          <DialogDescription>
-            Your stake is held in escrow until an opponent accepts and the match is settled.
-          </DialogDescription>
+          <DialogTitle>{COPY[intent].title}</DialogTitle>
+          <DialogDescription>{COPY[intent].description}</DialogDescription>
         </DialogHeader>
         <Suspense fallback={<Spinner className="mx-auto my-8" />}>
           <CreateChallengeForm
             onCreated={() => onOpenChange(false)}
             defaultPhoneNumber={defaultPhoneNumber}
+            intent={intent}
           />
         </Suspense>
       </DialogContent>

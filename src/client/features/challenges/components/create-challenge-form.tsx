@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Swords } from 'lucide-react';
+import { Swords, Zap } from 'lucide-react';
 import {
   CHALLENGE_AMOUNT_MAX,
   CHALLENGE_AMOUNT_MIN,
@@ -15,6 +15,7 @@ import { NativeSelect } from '#client/components/ui/native-select.tsx';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { toNumberOrNaN } from '#client/lib/form-values.ts';
 import { useCreateChallenge, type CreateChallengeInput } from '../api/create-challenge.ts';
+import { useQuickMatch } from '../api/quick-match.ts';
 
 const FIELD_NAMES = [
   'game',
@@ -31,11 +32,22 @@ export interface CreateChallengeFormProps {
   onCreated: () => void;
   /** The player's own number, offered as the contact for this match. */
   defaultPhoneNumber?: string | null;
+  /**
+   * `quick-match` asks for the terms only (DESIGN §12) and meets the first player on them; the
+   * contact fields stay, for the challenge it opens when nobody waits.
+   */
+  intent?: 'create' | 'quick-match';
 }
 
 /** The body of the Create Challenge dialog, validated with the same schema as the server. */
-export function CreateChallengeForm({ onCreated, defaultPhoneNumber }: CreateChallengeFormProps) {
+export function CreateChallengeForm({
+  onCreated,
+  defaultPhoneNumber,
+  intent = 'create',
+}: CreateChallengeFormProps) {
   const createChallenge = useCreateChallenge();
+  const quickMatch = useQuickMatch();
+  const pending = createChallenge.isPending || quickMatch.isPending;
   const {
     register,
     handleSubmit,
@@ -54,10 +66,16 @@ export function CreateChallengeForm({ onCreated, defaultPhoneNumber }: CreateCha
   });
 
   const onSubmit = handleSubmit((values) => {
-    createChallenge.mutate(values, {
+    const handlers = {
       onSuccess: onCreated,
-      onError: (error) => applyServerFieldErrors(error, setError, FIELD_NAMES),
-    });
+      onError: (error: Error) => applyServerFieldErrors(error, setError, FIELD_NAMES),
+    };
+    if (intent === 'create') {
+      createChallenge.mutate(values, handlers);
+      return;
+    }
+    const { game, amount, gamerTag, phoneNumber } = values;
+    quickMatch.mutate({ game, amount, console: values.console, gamerTag, phoneNumber }, handlers);
   });
 
   return (
@@ -112,36 +130,46 @@ export function CreateChallengeForm({ onCreated, defaultPhoneNumber }: CreateCha
           />
         )}
       </Field>
-      <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Mode (optional)" error={errors.mode?.message}>
-          {(control) => (
-            <Input {...control} placeholder="e.g. 1v1, best of 3" {...register('mode')} />
-          )}
-        </Field>
-        <Field label="Platform (optional)" error={errors.platform?.message}>
-          {(control) => (
-            <Input {...control} placeholder="e.g. PSN, Steam" {...register('platform')} />
-          )}
-        </Field>
-      </div>
-      <Field
-        label="Opponent (optional)"
-        error={errors.opponent?.message}
-        hint="A username sends the challenge to that player only. Leave empty for anyone."
-      >
-        {(control) => (
-          <Input
-            {...control}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            {...register('opponent')}
-          />
-        )}
-      </Field>
-      <Button type="submit" size="lg" className="w-full" disabled={createChallenge.isPending}>
-        <Swords aria-hidden="true" />
-        {createChallenge.isPending ? 'CREATING...' : 'CREATE CHALLENGE'}
+      {intent === 'create' && (
+        <>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field label="Mode (optional)" error={errors.mode?.message}>
+              {(control) => (
+                <Input {...control} placeholder="e.g. 1v1, best of 3" {...register('mode')} />
+              )}
+            </Field>
+            <Field label="Platform (optional)" error={errors.platform?.message}>
+              {(control) => (
+                <Input {...control} placeholder="e.g. PSN, Steam" {...register('platform')} />
+              )}
+            </Field>
+          </div>
+          <Field
+            label="Opponent (optional)"
+            error={errors.opponent?.message}
+            hint="A username sends the challenge to that player only. Leave empty for anyone."
+          >
+            {(control) => (
+              <Input
+                {...control}
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                {...register('opponent')}
+              />
+            )}
+          </Field>
+        </>
+      )}
+      <Button type="submit" size="lg" className="w-full" disabled={pending}>
+        {intent === 'create' ? <Swords aria-hidden="true" /> : <Zap aria-hidden="true" />}
+        {intent === 'create'
+          ? pending
+            ? 'CREATING...'
+            : 'CREATE CHALLENGE'
+          : pending
+            ? 'MATCHING...'
+            : 'FIND A MATCH'}
       </Button>
     </form>
   );
