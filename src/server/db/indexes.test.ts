@@ -65,7 +65,11 @@ import {
   listVerifications,
 } from '#server/features/profile/verification.ts';
 import { findReport, listReports } from '#server/features/reports/reports.ts';
-import { findUserById, findUserByUsername } from '#server/features/users/repository.ts';
+import {
+  findUserById,
+  findUserByUsername,
+  suggestOpponents,
+} from '#server/features/users/repository.ts';
 import { listWalletMovements } from '#server/features/wallet/repository.ts';
 import { parseEnv } from '#server/env.ts';
 import { createAppContext } from '#server/context.ts';
@@ -407,6 +411,11 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
           screenshot: 'https://example.com/result.png',
         });
       },
+    ],
+    // Finding an opponent (DESIGN §12).
+    [
+      'opponent suggestions by first letters',
+      (db) => suggestOpponents(db, viewer, 'player_4242', now),
     ],
     // Workers and throttling.
     [

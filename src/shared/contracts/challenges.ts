@@ -126,6 +126,20 @@ export const quickMatchBodySchema = createChallengeBodySchema.pick({
 });
 export type QuickMatchBody = z.input<typeof quickMatchBodySchema>;
 
+export const OPPONENT_SEARCH_MIN = 2;
+
+/** The opponent field's suggestions (DESIGN §12): players whose username starts so. */
+export const opponentSearchQuerySchema = z.object({
+  search: z
+    .string()
+    .trim()
+    .min(OPPONENT_SEARCH_MIN, `Type at least ${OPPONENT_SEARCH_MIN} letters of a username`)
+    .max(USERNAME_MAX, CHALLENGE_MESSAGES.opponentUnknown),
+});
+
+export const opponentSuggestionsSchema = z.object({ usernames: z.array(z.string()) });
+export type OpponentSuggestions = z.infer<typeof opponentSuggestionsSchema>;
+
 export const quickMatchResponseSchema = z.object({
   challenge: challengeSchema,
   /** True when it accepted another player's challenge; false when it opened (or kept) one. */

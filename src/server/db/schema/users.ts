@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  index,
   integer,
   pgTable,
   text,
@@ -61,6 +62,8 @@ export const users = pgTable(
   (table) => [
     // Usernames are unique whatever their case: "Alice" and "alice" are one player.
     uniqueIndex('users_username_lower_key').on(sql`lower(${table.username})`),
+    // The opponent field's suggestions: usernames by their first letters, in any case.
+    index('users_username_prefix_idx').on(sql`lower(${table.username}) text_pattern_ops`),
     check(
       'users_play_break_whole',
       sql`(${table.playBreakKind} is null) = (${table.playBreakUntil} is null)`,

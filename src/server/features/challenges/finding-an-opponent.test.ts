@@ -257,3 +257,44 @@ describe('quick match', () => {
     },
   );
 });
+
+describe('opponent suggestions', () => {
+  it('offer players who can take a challenge, by their first letters, and nobody else', async () => {
+    const prefix = `sg${Date.now() % 100_000}`;
+    const named = (suffix: string) =>
+      signUp(t.app, { username: `${prefix}_${suffix}` }).then((player) => player.user);
+    const viewer = await signUp(t.app, { username: `${prefix}_me` });
+    const [able, suspended, deleted, onBreak, other] = await Promise.all([
+      named('Able'),
+      named('susp'),
+      named('gone'),
+      named('rest'),
+      signUp(t.app).then((player) => player.user),
+    ]);
+    await t.database.db
+      .update(users)
+      .set({ suspendedAt: new Date(), suspensionReason: 'Fixing' })
+      .where(eq(users.id, suspended.id));
+    await t.database.db
+      .update(users)
+      .set({ deletedAt: new Date() })
+      .where(eq(users.id, deleted.id));
+    await t.database.db
+      .update(users)
+      .set({ playBreakKind: 'time_out', playBreakUntil: new Date(Date.now() + 86_400_000) })
+      .where(eq(users.id, onBreak.id));
+
+    const found = await viewer.agent.get(`/api/players?search=${prefix.toUpperCase()}`);
+    expect(found.statusCode).toBe(200);
+    expect(found.json()).toEqual({ usernames: [able.username] });
+    expect(other.username.startsWith(prefix)).toBe(false);
+
+    // A wildcard is a letter like any other.
+    expect((await viewer.agent.get(`/api/players?search=${'%25%25'}`)).json()).toEqual({
+      usernames: [],
+    });
+    const short = await viewer.agent.get('/api/players?search=s');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('Type at least 2 letters of a username');
+  });
+});

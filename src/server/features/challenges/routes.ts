@@ -10,6 +10,8 @@ import {
   evidenceSchema,
   fairPlayRulesSchema,
   listChallengesQuerySchema,
+  opponentSearchQuerySchema,
+  opponentSuggestionsSchema,
   quickMatchBodySchema,
   quickMatchResponseSchema,
   submitScoresBodySchema,
@@ -26,6 +28,7 @@ import { IMAGE_TYPES } from '../../lib/file-type.ts';
 import { requireViewer } from '../../plugins/access.ts';
 import { requirePlayerLocation } from '../compliance/location.ts';
 import { receiveUpload } from '../uploads/service.ts';
+import { suggestOpponents } from '../users/repository.ts';
 import type { FileStore } from '../uploads/store.ts';
 import { ChallengePageCache, preferredEncoding, type PageEncoding } from './page-cache.ts';
 import {
@@ -191,6 +194,25 @@ export const challengeRoutes =
         await declineChallenge(ctx, request.params.id, user.id);
         return viewOf(request.params.id, user);
       },
+    );
+
+    app.get(
+      '/api/players',
+      {
+        config: { access: 'user' },
+        schema: {
+          querystring: opponentSearchQuerySchema,
+          response: { 200: opponentSuggestionsSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        usernames: await suggestOpponents(
+          ctx.db,
+          requireViewer(request).id,
+          request.query.search,
+          ctx.clock(),
+        ),
+      }),
     );
 
     app.post(

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { users, type NewUser, type User } from '../../db/schema/users.ts';
 
@@ -28,4 +28,36 @@ export async function insertUser(db: Executor, values: NewUser): Promise<User | 
     .onConflictDoNothing()
     .returning();
   return user ?? null;
+}
+
+/** How many names the opponent field suggests. */
+export const PLAYER_SUGGESTIONS = 8;
+
+/**
+ * Usernames starting with `prefix` (any case) of players a challenge can go to now: not the
+ * viewer, not deleted, suspended or on a break (DESIGN §12). Those are left out, never marked,
+ * so that the suggestions tell nobody about them.
+ */
+export async function suggestOpponents(
+  db: Executor,
+  viewerId: number,
+  prefix: string,
+  now: Date,
+): Promise<string[]> {
+  const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const rows = await db
+    .select({ username: users.username })
+    .from(users)
+    .where(
+      and(
+        sql`lower(${users.username}) like ${pattern}`,
+        ne(users.id, viewerId),
+        isNull(users.deletedAt),
+        sql`(${users.suspendedAt} is null or ${users.suspendedUntil} <= ${now.toISOString()}::timestamptz)`,
+        sql`(${users.playBreakUntil} is null or ${users.playBreakUntil} <= ${now.toISOString()}::timestamptz)`,
+      ),
+    )
+    .orderBy(sql`lower(${users.username})`)
+    .limit(PLAYER_SUGGESTIONS);
+  return rows.map((row) => row.username);
 }

@@ -253,6 +253,12 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: { ...signedIn(404), player: 403, opponent: 200 },
     },
   ],
+  'GET /api/players': [
+    {
+      request: (w) => get(`/api/players?search=${w.actor('opponent').username.slice(0, 4)}`),
+      expect: signedIn(200),
+    },
+  ],
   'POST /api/quick-match': [
     {
       request: () => post('/api/quick-match', CHALLENGE_BODY),

@@ -19,7 +19,10 @@ afterEach(() => {
 
 function signedIn(onCreate: FetchHandler = () => jsonResponse(201, makeChallenge({ id: 7 }))) {
   return stubFetch((request) => {
-    const { path } = parseRequestUrl(request.url);
+    const { path, query } = parseRequestUrl(request.url);
+    if (path === '/api/players' && query.search?.toLowerCase().startsWith('ar')) {
+      return jsonResponse(200, { usernames: ['arbiter', 'arbiter_two'] });
+    }
     if (path === '/api/user') return jsonResponse(200, makeUser());
     if (path === '/api/challenges/counts') return jsonResponse(200, makeCounts());
     if (request.method === 'POST' && path === '/api/challenges') return onCreate(request);
@@ -122,6 +125,13 @@ describe('create challenge dialog', () => {
     );
     const [, init] = fetchMock.mock.calls.find(([url]) => url === '/api/challenges') ?? [];
     expect(JSON.parse(String(init?.body))).toMatchObject({ opponent: 'arbiter' });
+    // The field suggested the players whose names start with what was typed.
+    const field = within(dialog).getByLabelText('Opponent (optional)');
+    const list = document.getElementById(field.getAttribute('list') ?? '');
+    expect([...(list?.querySelectorAll('option') ?? [])].map((option) => option.value)).toEqual([
+      'arbiter',
+      'arbiter_two',
+    ]);
   });
 
   it('shows the server message in a destructive toast and keeps the dialog open', async () => {

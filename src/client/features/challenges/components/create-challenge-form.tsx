@@ -1,4 +1,5 @@
-import { useForm } from 'react-hook-form';
+import { useId } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Swords, Zap } from 'lucide-react';
 import {
@@ -16,6 +17,7 @@ import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { toNumberOrNaN } from '#client/lib/form-values.ts';
 import { useCreateChallenge, type CreateChallengeInput } from '../api/create-challenge.ts';
 import { useQuickMatch } from '../api/quick-match.ts';
+import { useOpponentSuggestions } from '../api/suggest-opponents.ts';
 
 const FIELD_NAMES = [
   'game',
@@ -52,6 +54,7 @@ export function CreateChallengeForm({
     register,
     handleSubmit,
     setError,
+    control: formControl,
     formState: { errors },
   } = useForm<CreateChallengeBody, unknown, CreateChallengeInput>({
     resolver: zodResolver(createChallengeBodySchema),
@@ -64,6 +67,10 @@ export function CreateChallengeForm({
       opponent: '',
     },
   });
+
+  const suggestionsId = useId();
+  const typedOpponent = useWatch({ control: formControl, name: 'opponent' });
+  const suggestions = useOpponentSuggestions(intent === 'create' ? typedOpponent : undefined);
 
   const onSubmit = handleSubmit((values) => {
     const handlers = {
@@ -150,13 +157,21 @@ export function CreateChallengeForm({
             hint="A username sends the challenge to that player only. Leave empty for anyone."
           >
             {(control) => (
-              <Input
-                {...control}
-                autoComplete="off"
-                autoCapitalize="none"
-                spellCheck={false}
-                {...register('opponent')}
-              />
+              <>
+                <Input
+                  {...control}
+                  list={suggestionsId}
+                  autoComplete="off"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  {...register('opponent')}
+                />
+                <datalist id={suggestionsId}>
+                  {suggestions.data?.usernames.map((username) => (
+                    <option key={username} value={username} />
+                  ))}
+                </datalist>
+              </>
             )}
           </Field>
         </>
