@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHALLENGE_SORTS, type ChallengeFilters } from '#shared/contracts/challenges.ts';
 import { listAuditEntries } from '#server/features/audit/audit-log.ts';
 import {
   createSession,
@@ -216,6 +217,23 @@ async function seqScansOf(work: (db: Database) => Promise<unknown>): Promise<str
   );
 }
 
+/** Each subset of the filter bar's four fields, as the bar sends them. */
+const LOBBY_FILTERS: Array<[string, ChallengeFilters]> = (() => {
+  const fields: Array<[string, ChallengeFilters]> = [
+    ['game', { game: 'che' }],
+    ['console', { console: 'Xbox' }],
+    ['from $5', { minAmount: 500n }],
+    ['to $20', { maxAmount: 2_000n }],
+  ];
+  return Array.from({ length: 2 ** fields.length }, (_, mask) => {
+    const chosen = fields.filter((_field, bit) => mask & (1 << bit));
+    return [
+      chosen.map(([name]) => name).join(' + ') || 'no filter',
+      Object.assign({}, ...chosen.map(([, filters]) => filters)) as ChallengeFilters,
+    ];
+  });
+})();
+
 describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 rows)', () => {
   beforeAll(async () => {
     database = await openTestDatabase();
@@ -310,6 +328,53 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
           before: 4_242,
         }),
     ],
+    // The lobby's filters (DESIGN §12): every combination the filter bar can send, on each tab.
+    ...LOBBY_FILTERS.flatMap(([filterName, filters]) =>
+      CHALLENGE_SORTS.flatMap((sort): Array<[string, (db: Database) => Promise<unknown>]> => [
+        [
+          `open challenges, ${filterName}, ${sort}`,
+          (db) =>
+            listChallengeRows(db, {
+              viewerId: viewer,
+              status: ['open'],
+              limit: 24,
+              sort,
+              ...filters,
+              withBalances: false,
+            }),
+        ],
+        [
+          `open challenges, ${filterName}, ${sort}, next page`,
+          (db) =>
+            listChallengeRows(db, {
+              viewerId: viewer,
+              status: ['open'],
+              limit: 24,
+              before: 50_000,
+              sort,
+              ...filters,
+              withBalances: false,
+            }),
+        ],
+        [
+          `the viewer’s finished challenges, ${filterName}, ${sort}`,
+          (db) =>
+            listChallengeRows(db, {
+              viewerId: viewer,
+              role: 'mine',
+              status: ['completed', 'disputed'],
+              limit: 24,
+              sort,
+              ...filters,
+              withBalances: false,
+            }),
+        ],
+      ]),
+    ),
+    ...LOBBY_FILTERS.map(([filterName, filters]): [string, (db: Database) => Promise<unknown>] => [
+      `challenge counts, ${filterName}`,
+      (db) => countChallenges(db, viewer, filters),
+    ]),
     ['challenge by id', (db) => findChallengeRow(db, 77_777)],
     ['challenge with its players', (db) => findChallengeWithPlayers(db, 77_777)],
     ['challenge row by id', (db) => findChallenge(db, 77_777)],

@@ -1,4 +1,4 @@
-import { groupThousands } from '../money.ts';
+import { groupThousands, parseAmount } from '../money.ts';
 import { phoneNumberSchema } from './auth.ts';
 import { CHALLENGE_STATUS_VALUES } from './challenge-view.ts';
 import { isHttpsUrl, UPLOAD_PATH_PATTERN } from './uploads.ts';
@@ -147,19 +147,85 @@ export const challengeIdParamsSchema = z.object({
 
 export const CHALLENGE_PAGE_MAX = 100;
 
-export const listChallengesQuerySchema = z.object({
-  /** One status or several, comma-separated: `completed,disputed`. */
-  status: z
+/** The lobby's orders (DESIGN §12): newest first unless a player asks otherwise. */
+export const CHALLENGE_SORTS = ['newest', 'amount_desc', 'amount_asc'] as const;
+export type ChallengeSort = (typeof CHALLENGE_SORTS)[number];
+
+export const FILTER_MESSAGES = {
+  gameMax: `Game must be at most ${GAME_MAX} characters`,
+  console: `Console must be one of ${CONSOLES.join(', ')}`,
+  minAmount: 'Minimum amount must be a dollar amount such as 5 or 7.50',
+  maxAmount: 'Maximum amount must be a dollar amount such as 50 or 72.50',
+  range: 'Maximum amount must be at least the minimum amount',
+  sort: `Sort must be one of ${CHALLENGE_SORTS.join(', ')}`,
+} as const;
+
+/** A stake bound in dollars, as typed in a query string: at most two decimals, not negative. */
+const amountBound = (message: string) =>
+  z
     .string()
-    .transform((value) => value.split(','))
-    .pipe(z.array(z.enum(CHALLENGE_STATUS_VALUES)).min(1))
+    .trim()
+    .transform((value, context) => {
+      if (value === '') return undefined;
+      const parsed = parseAmount(value);
+      if (!parsed.ok || parsed.cents < 0n) {
+        context.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return parsed.cents;
+    })
+    .optional();
+
+/**
+ * The lobby's filters (DESIGN §12), shared by the lists and their counts. An empty value is no
+ * filter, so a form can send every field. Amounts come in dollars and leave in cents.
+ */
+const challengeFilterFields = {
+  /** Part of the game's name, whatever its case. */
+  game: z
+    .string()
+    .trim()
+    .max(GAME_MAX, FILTER_MESSAGES.gameMax)
+    .transform((value) => value || undefined)
     .optional(),
-  /** Relative to the caller: challenges they created, accepted, or either. */
-  role: z.enum(['created', 'accepted', 'mine']).optional(),
-  limit: z.coerce.number().int().min(1).max(CHALLENGE_PAGE_MAX).default(50),
-  /** Only challenges with a smaller id: pass the last id of a page to get the next one. */
-  before: z.coerce.number().int().positive().optional(),
-});
+  console: z
+    .union([z.literal(''), z.enum(CONSOLES)], { error: FILTER_MESSAGES.console })
+    .transform((value) => value || undefined)
+    .optional(),
+  minAmount: amountBound(FILTER_MESSAGES.minAmount),
+  maxAmount: amountBound(FILTER_MESSAGES.maxAmount),
+};
+
+type Bounds = { minAmount?: bigint | undefined; maxAmount?: bigint | undefined };
+const boundsInOrder: [(bounds: Bounds) => boolean, { message: string; path: string[] }] = [
+  ({ minAmount, maxAmount }) =>
+    minAmount === undefined || maxAmount === undefined || minAmount <= maxAmount,
+  { message: FILTER_MESSAGES.range, path: ['maxAmount'] },
+];
+
+export const challengeFiltersSchema = z.object(challengeFilterFields).refine(...boundsInOrder);
+export type ChallengeFilters = z.output<typeof challengeFiltersSchema>;
+
+export const listChallengesQuerySchema = z
+  .object({
+    /** One status or several, comma-separated: `completed,disputed`. */
+    status: z
+      .string()
+      .transform((value) => value.split(','))
+      .pipe(z.array(z.enum(CHALLENGE_STATUS_VALUES)).min(1))
+      .optional(),
+    /** Relative to the caller: challenges they created, accepted, or either. */
+    role: z.enum(['created', 'accepted', 'mine']).optional(),
+    limit: z.coerce.number().int().min(1).max(CHALLENGE_PAGE_MAX).default(50),
+    /**
+     * Only challenges after this one in the list's order: pass the last id of a page to get the
+     * next one (newest first, those with a smaller id).
+     */
+    before: z.coerce.number().int().positive().optional(),
+    sort: z.enum(CHALLENGE_SORTS, { error: FILTER_MESSAGES.sort }).default('newest'),
+    ...challengeFilterFields,
+  })
+  .refine(...boundsInOrder);
 export type ListChallengesQuery = z.input<typeof listChallengesQuerySchema>;
 
 export const submitScoresResponseSchema = z.object({
