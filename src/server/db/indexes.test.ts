@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,14 @@ import {
   findVerification,
   listVerifications,
 } from '#server/features/profile/verification.ts';
+import {
+  findGameName,
+  findPlayerGames,
+  findPlayerResults,
+  listLeaderboard,
+  periodStart,
+  suggestGames,
+} from '#server/features/players/repository.ts';
 import { findReport, listReports } from '#server/features/reports/reports.ts';
 import { findUserById, findUserByUsername } from '#server/features/users/repository.ts';
 import { listWalletMovements } from '#server/features/wallet/repository.ts';
@@ -113,6 +121,16 @@ const FILL = [
        released_at = case when id % 1000 = 4 then null else now() end,
        release_cause = case when id % 1000 = 4 then null else 'confirmed' end
      where status = 'completed'`,
+  // The leaderboards (DESIGN §12): every player has a row per period, overall and for Chess.
+  `insert into leaderboard_entries (period, period_start, game_key, user_id, played, wins,
+       net_cents)
+     select p.period, p.period_start, k.game_key, g, 1 + g % 7, g % 5, (g % 41 - 20) * 100
+     from generate_series(1, ${ROWS}) g,
+       (values ('all', date '1970-01-01'), ('month', date_trunc('month', now())::date),
+         ('week', date_trunc('week', now())::date)) p(period, period_start),
+       (values (''), ('chess')) k(game_key)`,
+  `insert into games (key, name, challenges)
+     select 'game ' || g, 'Game ' || g, g % 500 from generate_series(1, ${ROWS} / 10) g`,
   `insert into notifications (user_id, kind, challenge_id, title, body, dedupe_key, read_at)
      select (g % ${ROWS}) + 1, 'result_reported', g, 'Title', 'Body', 'seed:' || g,
        case when g % 20 = 0 then null else now() end
@@ -380,6 +398,30 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
     ['challenge row by id', (db) => findChallenge(db, 77_777)],
     ['challenge locked by id', (db) => inTransaction(db, ({ tx }) => lockChallenge(tx, 77_777))],
     ['challenge counts', (db) => countChallenges(db, viewer)],
+    // Player pages, leaderboards, game suggestions (DESIGN §12).
+    ['a player’s last results', (db) => findPlayerResults(db, viewer)],
+    ['a player’s games played most', (db) => findPlayerGames(db, viewer)],
+    ...(['week', 'month', 'all'] as const).flatMap((period) =>
+      (['', 'chess'] as const).flatMap((key) =>
+        (['net', 'wins'] as const).map((by): [string, (db: Database) => Promise<unknown>] => [
+          `leaderboard, ${period}, ${key || 'all games'}, by ${by}`,
+          (db) =>
+            listLeaderboard(db, { period, start: periodStart(period, now), gameKey: key }, by),
+        ]),
+      ),
+    ),
+    ['a game’s name by key', (db) => findGameName(db, 'game 77')],
+    ['game suggestions, most named', (db) => suggestGames(db, undefined)],
+    ['game suggestions containing a search', (db) => suggestGames(db, 'ame 12')],
+    [
+      'a settled result counted on the leaderboards (trigger)',
+      (db) =>
+        db.execute(
+          sql`update challenges set status = 'completed', winner_id = creator_id,
+                completed_at = now()
+              where id = 77771`,
+        ),
+    ],
     // Sessions and users.
     [
       'session by token hash',
