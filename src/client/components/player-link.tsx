@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { DELETED_USERNAME_PREFIX } from '#shared/contracts/auth.ts';
+import { DELETED_USERNAME_PREFIX } from '#shared/lobby.ts';
 import { cn } from '#client/lib/cn.ts';
 
 /** The address of a player's page (DESIGN §12). */

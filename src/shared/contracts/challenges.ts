@@ -2,7 +2,16 @@ import { groupThousands, parseAmount } from '../money.ts';
 import { phoneNumberSchema } from './auth.ts';
 import { CHALLENGE_STATUS_VALUES } from './challenge-view.ts';
 import { isHttpsUrl, UPLOAD_PATH_PATTERN } from './uploads.ts';
+import {
+  CHALLENGE_SORTS,
+  CONSOLES,
+  FILTER_MESSAGES,
+  GAME_MAX,
+  type ChallengeSort,
+} from '../lobby.ts';
 import { z } from '../validation.ts';
+
+export { CHALLENGE_SORTS, CONSOLES, FILTER_MESSAGES, GAME_MAX, type ChallengeSort };
 
 export {
   CHALLENGE_STATUS_VALUES,
@@ -18,7 +27,6 @@ export {
 /** Bounds the SPEC leaves open, decided in issue 4. */
 export const CHALLENGE_AMOUNT_MIN = 1;
 export const CHALLENGE_AMOUNT_MAX = 10_000;
-export const GAME_MAX = 80;
 export const GAMER_TAG_MAX = 40;
 export const MODE_MAX = 40;
 export const SCORE_MAX = 1_000_000;
@@ -27,15 +35,6 @@ export const SCREENSHOT_URL_MAX = 2048;
 /** The winner's fee: 5% of the prize, in basis points so no float is ever involved. */
 export const WINNER_FEE_BASIS_POINTS = 500n;
 export const DISPUTE_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-export const CONSOLES = [
-  'Xbox',
-  'PlayStation',
-  'PC',
-  'Nintendo Switch',
-  'Mobile',
-  'Other',
-] as const;
 
 export const CHALLENGE_MESSAGES = {
   gameRequired: 'Game is required',
@@ -146,19 +145,6 @@ export const challengeIdParamsSchema = z.object({
 });
 
 export const CHALLENGE_PAGE_MAX = 100;
-
-/** The lobby's orders (DESIGN §12): newest first unless a player asks otherwise. */
-export const CHALLENGE_SORTS = ['newest', 'amount_desc', 'amount_asc'] as const;
-export type ChallengeSort = (typeof CHALLENGE_SORTS)[number];
-
-export const FILTER_MESSAGES = {
-  gameMax: `Game must be at most ${GAME_MAX} characters`,
-  console: `Console must be one of ${CONSOLES.join(', ')}`,
-  minAmount: 'Minimum amount must be a dollar amount such as 5 or 7.50',
-  maxAmount: 'Maximum amount must be a dollar amount such as 50 or 72.50',
-  range: 'Maximum amount must be at least the minimum amount',
-  sort: `Sort must be one of ${CHALLENGE_SORTS.join(', ')}`,
-} as const;
 
 /** A stake bound in dollars, as typed in a query string: at most two decimals, not negative. */
 const amountBound = (message: string) =>

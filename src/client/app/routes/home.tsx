@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState, type MouseEvent, type Ref } from 'react';
+import { Link } from 'wouter';
 import type { LucideIcon } from 'lucide-react';
 import {
   CircleCheck,
@@ -91,10 +92,18 @@ function Banner({
             ))}
           </ul>
         </div>
-        <Button ref={createButtonRef} size="lg" onClick={onCreate}>
-          <Plus aria-hidden="true" />
-          Create Challenge
-        </Button>
+        <div className="flex flex-col gap-3 sm:flex-row lg:flex-col">
+          <Button ref={createButtonRef} size="lg" onClick={onCreate}>
+            <Plus aria-hidden="true" />
+            Create Challenge
+          </Button>
+          <Button asChild size="lg" variant="outline">
+            <Link href="/leaderboard">
+              <Trophy aria-hidden="true" />
+              LEADERBOARD
+            </Link>
+          </Button>
+        </div>
       </div>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Search, X } from 'lucide-react';
-import { CONSOLES, type ChallengeSort } from '#shared/contracts/challenges.ts';
+import { CONSOLES, type ChallengeSort } from '#shared/lobby.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import { FieldError } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';

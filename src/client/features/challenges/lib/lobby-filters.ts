@@ -4,7 +4,7 @@ import {
   FILTER_MESSAGES,
   GAME_MAX,
   type ChallengeSort,
-} from '#shared/contracts/challenges.ts';
+} from '#shared/lobby.ts';
 import { parseAmount } from '#shared/money.ts';
 
 /**
