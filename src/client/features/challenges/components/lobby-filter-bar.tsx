@@ -2,9 +2,8 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Search, X } from 'lucide-react';
 import { CONSOLES, type ChallengeSort } from '#shared/lobby.ts';
 import { Button } from '#client/components/ui/button.tsx';
-import { FieldError } from '#client/components/ui/field.tsx';
-import { Input } from '#client/components/ui/input.tsx';
-import { Label } from '#client/components/ui/label.tsx';
+import { inputClasses } from '#client/components/ui/input-classes.ts';
+import { cn } from '#client/lib/cn.ts';
 import { NativeSelect } from '#client/components/ui/native-select.tsx';
 import { useGameSuggestions } from '../api/get-game-suggestions.ts';
 import {
@@ -37,9 +36,13 @@ function FilterField({
 }) {
   return (
     <div className={className}>
-      <Label htmlFor={id} className="mb-1.5 text-xs tracking-wider text-slate-300 uppercase">
+      {/* Plain labels and inputs: the ui ones belong to the forms' chunk (see inputClasses). */}
+      <label
+        htmlFor={id}
+        className="mb-1.5 block text-xs font-medium tracking-wider text-slate-300 uppercase"
+      >
         {label}
-      </Label>
+      </label>
       {children}
     </div>
   );
@@ -127,7 +130,7 @@ export function LobbyFilterBar({ filters, onChange }: LobbyFilterBarProps) {
               aria-hidden="true"
               className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
             />
-            <Input
+            <input
               ref={gameInput}
               id={`${id}-game`}
               type="search"
@@ -137,7 +140,7 @@ export function LobbyFilterBar({ filters, onChange }: LobbyFilterBarProps) {
               maxLength={80}
               value={draft.game}
               onChange={(event) => setDraft({ ...draft, game: event.target.value })}
-              className="pl-9"
+              className={cn(inputClasses, 'pl-9')}
             />
           </div>
           <datalist id={`${id}-games`}>
@@ -165,11 +168,12 @@ export function LobbyFilterBar({ filters, onChange }: LobbyFilterBarProps) {
           </NativeSelect>
         </FilterField>
         <FilterField id={`${id}-min`} label="Min stake ($)" className="md:col-span-2 lg:col-span-1">
-          <Input
+          <input
             id={`${id}-min`}
             inputMode="decimal"
             autoComplete="off"
             placeholder="Any"
+            className={inputClasses}
             value={draft.minAmount}
             aria-invalid={stakeError?.field === 'minAmount'}
             aria-describedby={stakeError?.field === 'minAmount' ? errorId : undefined}
@@ -177,11 +181,12 @@ export function LobbyFilterBar({ filters, onChange }: LobbyFilterBarProps) {
           />
         </FilterField>
         <FilterField id={`${id}-max`} label="Max stake ($)" className="md:col-span-2 lg:col-span-1">
-          <Input
+          <input
             id={`${id}-max`}
             inputMode="decimal"
             autoComplete="off"
             placeholder="Any"
+            className={inputClasses}
             value={draft.maxAmount}
             aria-invalid={stakeError?.field === 'maxAmount'}
             aria-describedby={stakeError?.field === 'maxAmount' ? errorId : undefined}
@@ -218,7 +223,9 @@ export function LobbyFilterBar({ filters, onChange }: LobbyFilterBarProps) {
       </form>
       {stakeError && (
         <div className="mt-2">
-          <FieldError id={errorId}>{stakeError.message}</FieldError>
+          <p id={errorId} className="text-sm font-medium text-red-400">
+            {stakeError.message}
+          </p>
         </div>
       )}
     </section>
