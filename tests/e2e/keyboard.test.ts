@@ -191,6 +191,9 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       ['a match in play, with voice chat', creator.page, `/challenges/${match}`],
       ['the profile', creator.page, '/profile'],
       ['the limits page', creator.page, '/play-responsibly'],
+      ['the lobby, filtered', opponent.page, '/?console=PC&sort=amount_asc'],
+      ['a player page', opponent.page, `/players/${creator.username}`],
+      ['the leaderboard', creator.page, '/leaderboard?period=all'],
       ['the admin dashboard', admin.page, '/admin'],
     ];
     for (const [name, page, path] of pages) {
