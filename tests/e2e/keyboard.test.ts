@@ -191,9 +191,6 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       ['a match in play, with voice chat', creator.page, `/challenges/${match}`],
       ['the profile', creator.page, '/profile'],
       ['the limits page', creator.page, '/play-responsibly'],
-      ['the lobby, filtered', opponent.page, '/?console=PC&sort=amount_asc'],
-      ['a player page', opponent.page, `/players/${creator.username}`],
-      ['the leaderboard', creator.page, '/leaderboard?period=all'],
       ['the admin dashboard', admin.page, '/admin'],
     ];
     for (const [name, page, path] of pages) {
@@ -205,6 +202,35 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       const walker = new FocusWalker(page, `${name} at ${viewport.width} px`);
       // Ten controls at the least, each reached on the way down and again on the way up.
       expect(await walker.tabThroughPage()).toBeGreaterThan(20);
+    }
+  });
+
+  it('tabs through the filtered lobby, a player page and the leaderboard, forwards and back', async () => {
+    const creator = await registerPlayer(browser, app.baseUrl, viewport);
+    const opponent = await registerPlayer(browser, app.baseUrl, viewport);
+    await creditPlayer(app.baseUrl, creator.username, '100');
+    for (const game of ['Street Fighter 6', 'Rocket League']) {
+      await callApi(creator.context, 'POST', '/api/challenges', {
+        game,
+        amount: 10,
+        gamerTag: 'Kazuya',
+        console: 'PC',
+        phoneNumber: '+1 555 010 9999',
+      });
+    }
+    const pages: Array<[string, Page, string]> = [
+      ['the lobby, filtered', opponent.page, '/?console=PC&sort=amount_asc'],
+      ['a player page', opponent.page, `/players/${creator.username}`],
+      ['the leaderboard', creator.page, '/leaderboard?period=all'],
+    ];
+    for (const [name, page, path] of pages) {
+      await page.goto(path);
+      await page.locator('h1').first().waitFor();
+      await expect
+        .poll(() => page.locator('[role="status"][aria-label^="Loading"]').count())
+        .toBe(0);
+      const walker = new FocusWalker(page, `${name} at ${viewport.width} px`);
+      expect(await walker.tabThroughPage()).toBeGreaterThan(10);
     }
   });
 });
