@@ -120,8 +120,9 @@ function ResultsCard({ player }: { player: PlayerProfile }) {
                     ) : (
                       'a closed account'
                     )}{' '}
-                    · {formatDollars(result.amount)} · {formatDateTime(result.completedAt)}
+                    · {formatDollars(result.amount)}
                   </p>
+                  <p className="text-xs text-slate-400">{formatDateTime(result.completedAt)}</p>
                 </div>
                 <p
                   className="font-display text-lg font-black text-white tabular-nums"
@@ -183,7 +184,9 @@ export function PlayerPage({ username }: { username: string }) {
               <RecordCard player={player.data} />
               <ResultsCard player={player.data} />
             </div>
-            <GamesCard player={player.data} />
+            <div className="self-start">
+              <GamesCard player={player.data} />
+            </div>
           </div>
         </>
       )}
