@@ -62,6 +62,10 @@ const CHUNK_GROUPS = [
       '/src/client/components/ui/badge.tsx',
       '/src/client/components/ui/empty-state.tsx',
       '/src/client/features/auth/api/session-cache.ts',
+      // The look of fields without the forms' code, and the lobby's constants (no zod).
+      '/src/client/components/ui/native-select.tsx',
+      '/src/client/components/ui/input-classes.ts',
+      '/src/shared/lobby.ts',
     ),
     priority: 2,
   },
@@ -86,6 +90,11 @@ const CHUNK_GROUPS = [
       '/src/client/features/challenges/components/phone-number.tsx',
       '/src/client/features/challenges/components/submit-results-dialog.tsx',
       '/src/client/features/challenges/components/create-challenge-dialog.tsx',
+      // The filter bar (DESIGN §12) and the usernames' links.
+      '/src/client/features/challenges/components/lobby-filter-bar.tsx',
+      '/src/client/features/challenges/hooks/',
+      '/src/client/features/challenges/api/get-game-suggestions.ts',
+      '/src/client/components/player-link.tsx',
       ...ZOD,
     ),
     priority: 2,

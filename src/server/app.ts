@@ -30,6 +30,7 @@ import { startFairPlayWorker } from './features/challenges/worker.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { startMailWorker, type MailTransport } from './features/mail/worker.ts';
 import { notificationRoutes } from './features/notifications/routes.ts';
+import { playerRoutes } from './features/players/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { payoutRoutes } from './features/payouts/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
@@ -253,6 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(voiceRoutes(ctx));
   await app.register(notificationRoutes(ctx));
   await app.register(reportRoutes(ctx));
+  await app.register(playerRoutes(ctx));
   await app.register(responsibleGamingRoutes(ctx));
   if (options.fairPlayEveryMs) {
     const everyMs = options.fairPlayEveryMs;

@@ -12,6 +12,9 @@ export const PAGES = {
   profile: { pattern: /^\/profile$/, module: 'app/routes/profile.tsx' },
   challenge: { pattern: /^\/challenges\/[^/]+$/, module: 'app/routes/challenge-detail.tsx' },
   payouts: { pattern: /^\/payouts$/, module: 'app/routes/payouts.tsx' },
+  // Finding an opponent (DESIGN §12).
+  player: { pattern: /^\/players\/[^/]+$/, module: 'app/routes/player.tsx' },
+  leaderboard: { pattern: /^\/leaderboard$/, module: 'app/routes/leaderboard.tsx' },
   admin: { pattern: /^\/admin$/, module: 'app/routes/admin.tsx' },
   playResponsibly: { pattern: /^\/play-responsibly$/, module: 'app/routes/play-responsibly.tsx' },
   cryptoCheckout: {

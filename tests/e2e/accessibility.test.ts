@@ -243,6 +243,25 @@ const SCREENS: Screen[] = [
     path: '/play-responsibly',
     open: confirmation('TAKE A TIME-OUT'),
   },
+  // Finding an opponent (DESIGN §12).
+  {
+    name: 'home, filtered',
+    as: 'acceptor',
+    path: '/?game=a&console=PC&minAmount=1&sort=amount_desc',
+  },
+  {
+    name: 'home, filtered, a stake range upside down',
+    as: 'acceptor',
+    path: '/?minAmount=30',
+    open: async (page) => {
+      await page.getByLabel('Max stake ($)').fill('20');
+      await page.getByText('Maximum amount must be at least the minimum amount').waitFor();
+    },
+  },
+  { name: 'player page', as: 'acceptor', path: (world) => `/players/${world.usernames.creator}` },
+  { name: 'player page, unknown player', as: 'creator', path: '/players/nobody_at_all' },
+  { name: 'leaderboard, all time', as: 'creator', path: '/leaderboard?period=all' },
+  { name: 'leaderboard, a game nobody played', as: 'creator', path: '/leaderboard?game=Pong' },
   { name: 'payouts, with records', as: 'acceptor', path: '/payouts' },
   { name: 'payouts, no records', as: 'newcomer', path: '/payouts' },
   {

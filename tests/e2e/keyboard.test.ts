@@ -204,4 +204,33 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       expect(await walker.tabThroughPage()).toBeGreaterThan(20);
     }
   });
+
+  it('tabs through the filtered lobby, a player page and the leaderboard, forwards and back', async () => {
+    const creator = await registerPlayer(browser, app.baseUrl, viewport);
+    const opponent = await registerPlayer(browser, app.baseUrl, viewport);
+    await creditPlayer(app.baseUrl, creator.username, '100');
+    for (const game of ['Street Fighter 6', 'Rocket League']) {
+      await callApi(creator.context, 'POST', '/api/challenges', {
+        game,
+        amount: 10,
+        gamerTag: 'Kazuya',
+        console: 'PC',
+        phoneNumber: '+1 555 010 9999',
+      });
+    }
+    const pages: Array<[string, Page, string]> = [
+      ['the lobby, filtered', opponent.page, '/?console=PC&sort=amount_asc'],
+      ['a player page', opponent.page, `/players/${creator.username}`],
+      ['the leaderboard', creator.page, '/leaderboard?period=all'],
+    ];
+    for (const [name, page, path] of pages) {
+      await page.goto(path);
+      await page.locator('h1').first().waitFor();
+      await expect
+        .poll(() => page.locator('[role="status"][aria-label^="Loading"]').count())
+        .toBe(0);
+      const walker = new FocusWalker(page, `${name} at ${viewport.width} px`);
+      expect(await walker.tabThroughPage()).toBeGreaterThan(10);
+    }
+  });
 });

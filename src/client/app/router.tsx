@@ -23,6 +23,10 @@ const PayoutsPage = lazyPage(() => import('./routes/payouts.tsx').then((m) => m.
 const SandboxCryptoCheckoutPage = lazyPage(() =>
   import('./routes/sandbox-crypto-checkout.tsx').then((m) => m.SandboxCryptoCheckoutPage),
 );
+const PlayerPage = lazyPage(() => import('./routes/player.tsx').then((m) => m.PlayerPage));
+const LeaderboardPage = lazyPage(() =>
+  import('./routes/leaderboard.tsx').then((m) => m.LeaderboardPage),
+);
 const AdminPage = lazyPage(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
 const PlayResponsiblyPage = lazyPage(() =>
   import('./routes/play-responsibly.tsx').then((m) => m.PlayResponsiblyPage),
@@ -37,6 +41,8 @@ const PAGE_COMPONENTS: Record<PageName, LazyPage<never>> = {
   profile: ProfilePage,
   challenge: ChallengeDetailPage,
   payouts: PayoutsPage,
+  player: PlayerPage,
+  leaderboard: LeaderboardPage,
   admin: AdminPage,
   playResponsibly: PlayResponsiblyPage,
   cryptoCheckout: SandboxCryptoCheckoutPage,
@@ -75,6 +81,16 @@ export function AppRoutes() {
           </Route>
           <Route path="/payouts">
             <ProtectedRoute>{(user) => <PayoutsPage user={user} />}</ProtectedRoute>
+          </Route>
+          <Route path="/players/:username">
+            {({ username }) => (
+              <ProtectedRoute>
+                {() => <PlayerPage key={username} username={username} />}
+              </ProtectedRoute>
+            )}
+          </Route>
+          <Route path="/leaderboard">
+            <ProtectedRoute>{() => <LeaderboardPage />}</ProtectedRoute>
           </Route>
           {/* Open to everyone: the help it gives matters most to someone who cannot sign in. */}
           <Route path="/play-responsibly" component={PlayResponsiblyPage} />

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHALLENGE_SORTS, type ChallengeFilters } from '#shared/contracts/challenges.ts';
 import { listAuditEntries } from '#server/features/audit/audit-log.ts';
 import {
   createSession,
@@ -64,6 +65,14 @@ import {
   findVerification,
   listVerifications,
 } from '#server/features/profile/verification.ts';
+import {
+  findGameName,
+  findPlayerGames,
+  findPlayerResults,
+  listLeaderboard,
+  periodStart,
+  suggestGames,
+} from '#server/features/players/repository.ts';
 import { findReport, listReports } from '#server/features/reports/reports.ts';
 import {
   findUserById,
@@ -116,6 +125,16 @@ const FILL = [
        released_at = case when id % 1000 = 4 then null else now() end,
        release_cause = case when id % 1000 = 4 then null else 'confirmed' end
      where status = 'completed'`,
+  // The leaderboards (DESIGN §12): every player has a row per period, overall and for Chess.
+  `insert into leaderboard_entries (period, period_start, game_key, user_id, played, wins,
+       net_cents)
+     select p.period, p.period_start, k.game_key, g, 1 + g % 7, g % 5, (g % 41 - 20) * 100
+     from generate_series(1, ${ROWS}) g,
+       (values ('all', date '1970-01-01'), ('month', date_trunc('month', now())::date),
+         ('week', date_trunc('week', now())::date)) p(period, period_start),
+       (values (''), ('chess')) k(game_key)`,
+  `insert into games (key, name, challenges)
+     select 'game ' || g, 'Game ' || g, g % 500 from generate_series(1, ${ROWS} / 10) g`,
   `insert into notifications (user_id, kind, challenge_id, title, body, dedupe_key, read_at)
      select (g % ${ROWS}) + 1, 'result_reported', g, 'Title', 'Body', 'seed:' || g,
        case when g % 20 = 0 then null else now() end
@@ -220,6 +239,23 @@ async function seqScansOf(work: (db: Database) => Promise<unknown>): Promise<str
   );
 }
 
+/** Each subset of the filter bar's four fields, as the bar sends them. */
+const LOBBY_FILTERS: Array<[string, ChallengeFilters]> = (() => {
+  const fields: Array<[string, ChallengeFilters]> = [
+    ['game', { game: 'che' }],
+    ['console', { console: 'Xbox' }],
+    ['from $5', { minAmount: 500n }],
+    ['to $20', { maxAmount: 2_000n }],
+  ];
+  return Array.from({ length: 2 ** fields.length }, (_, mask) => {
+    const chosen = fields.filter((_field, bit) => mask & (1 << bit));
+    return [
+      chosen.map(([name]) => name).join(' + ') || 'no filter',
+      Object.assign({}, ...chosen.map(([, filters]) => filters)) as ChallengeFilters,
+    ];
+  });
+})();
+
 describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 rows)', () => {
   beforeAll(async () => {
     database = await openTestDatabase();
@@ -314,11 +350,82 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
           before: 4_242,
         }),
     ],
+    // The lobby's filters (DESIGN §12): every combination the filter bar can send, on each tab.
+    ...LOBBY_FILTERS.flatMap(([filterName, filters]) =>
+      CHALLENGE_SORTS.flatMap((sort): Array<[string, (db: Database) => Promise<unknown>]> => [
+        [
+          `open challenges, ${filterName}, ${sort}`,
+          (db) =>
+            listChallengeRows(db, {
+              viewerId: viewer,
+              status: ['open'],
+              limit: 24,
+              sort,
+              ...filters,
+              withBalances: false,
+            }),
+        ],
+        [
+          `open challenges, ${filterName}, ${sort}, next page`,
+          (db) =>
+            listChallengeRows(db, {
+              viewerId: viewer,
+              status: ['open'],
+              limit: 24,
+              before: 50_000,
+              sort,
+              ...filters,
+              withBalances: false,
+            }),
+        ],
+        [
+          `the viewer’s finished challenges, ${filterName}, ${sort}`,
+          (db) =>
+            listChallengeRows(db, {
+              viewerId: viewer,
+              role: 'mine',
+              status: ['completed', 'disputed'],
+              limit: 24,
+              sort,
+              ...filters,
+              withBalances: false,
+            }),
+        ],
+      ]),
+    ),
+    ...LOBBY_FILTERS.map(([filterName, filters]): [string, (db: Database) => Promise<unknown>] => [
+      `challenge counts, ${filterName}`,
+      (db) => countChallenges(db, viewer, filters),
+    ]),
     ['challenge by id', (db) => findChallengeRow(db, 77_777)],
     ['challenge with its players', (db) => findChallengeWithPlayers(db, 77_777)],
     ['challenge row by id', (db) => findChallenge(db, 77_777)],
     ['challenge locked by id', (db) => inTransaction(db, ({ tx }) => lockChallenge(tx, 77_777))],
     ['challenge counts', (db) => countChallenges(db, viewer)],
+    // Player pages, leaderboards, game suggestions (DESIGN §12).
+    ['a player’s last results', (db) => findPlayerResults(db, viewer)],
+    ['a player’s games played most', (db) => findPlayerGames(db, viewer)],
+    ...(['week', 'month', 'all'] as const).flatMap((period) =>
+      (['', 'chess'] as const).flatMap((key) =>
+        (['net', 'wins'] as const).map((by): [string, (db: Database) => Promise<unknown>] => [
+          `leaderboard, ${period}, ${key || 'all games'}, by ${by}`,
+          (db) =>
+            listLeaderboard(db, { period, start: periodStart(period, now), gameKey: key }, by),
+        ]),
+      ),
+    ),
+    ['a game’s name by key', (db) => findGameName(db, 'game 77')],
+    ['game suggestions, most named', (db) => suggestGames(db, undefined)],
+    ['game suggestions containing a search', (db) => suggestGames(db, 'ame 12')],
+    [
+      'a settled result counted on the leaderboards (trigger)',
+      (db) =>
+        db.execute(
+          sql`update challenges set status = 'completed', winner_id = creator_id,
+                completed_at = now()
+              where id = 77771`,
+        ),
+    ],
     // Sessions and users.
     [
       'session by token hash',

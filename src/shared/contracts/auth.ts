@@ -74,8 +74,7 @@ const requiredStateSchema = z.enum(STATE_CODES, {
 export const updateStateBodySchema = z.strictObject({ state: requiredStateSchema });
 export type UpdateStateBody = z.input<typeof updateStateBodySchema>;
 
-/** Deleted accounts are renamed `deleted_user_<id>` so that their names are free again. */
-export const DELETED_USERNAME_PREFIX = 'deleted_user_';
+export { DELETED_USERNAME_PREFIX } from '../lobby.ts';
 
 export const registerBodySchema = z.strictObject({
   username: usernameSchema,

@@ -1,8 +1,17 @@
-import { groupThousands } from '../money.ts';
+import { groupThousands, parseAmount } from '../money.ts';
 import { phoneNumberSchema, USERNAME_MAX } from './auth.ts';
 import { CHALLENGE_STATUS_VALUES, challengeSchema } from './challenge-view.ts';
 import { isHttpsUrl, UPLOAD_PATH_PATTERN } from './uploads.ts';
+import {
+  CHALLENGE_SORTS,
+  CONSOLES,
+  FILTER_MESSAGES,
+  GAME_MAX,
+  type ChallengeSort,
+} from '../lobby.ts';
 import { z } from '../validation.ts';
+
+export { CHALLENGE_SORTS, CONSOLES, FILTER_MESSAGES, GAME_MAX, type ChallengeSort };
 
 export {
   CHALLENGE_STATUS_VALUES,
@@ -18,7 +27,6 @@ export {
 /** Bounds the SPEC leaves open, decided in issue 4. */
 export const CHALLENGE_AMOUNT_MIN = 1;
 export const CHALLENGE_AMOUNT_MAX = 10_000;
-export const GAME_MAX = 80;
 export const GAMER_TAG_MAX = 40;
 export const MODE_MAX = 40;
 export const SCORE_MAX = 1_000_000;
@@ -27,15 +35,6 @@ export const SCREENSHOT_URL_MAX = 2048;
 /** The winner's fee: 5% of the prize, in basis points so no float is ever involved. */
 export const WINNER_FEE_BASIS_POINTS = 500n;
 export const DISPUTE_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-export const CONSOLES = [
-  'Xbox',
-  'PlayStation',
-  'PC',
-  'Nintendo Switch',
-  'Mobile',
-  'Other',
-] as const;
 
 export const CHALLENGE_MESSAGES = {
   gameRequired: 'Game is required',
@@ -188,19 +187,75 @@ export const challengeIdParamsSchema = z.object({
 
 export const CHALLENGE_PAGE_MAX = 100;
 
-export const listChallengesQuerySchema = z.object({
-  /** One status or several, comma-separated: `completed,disputed`. */
-  status: z
+/** A stake bound in dollars, as typed in a query string: at most two decimals, not negative. */
+const amountBound = (message: string) =>
+  z
     .string()
-    .transform((value) => value.split(','))
-    .pipe(z.array(z.enum(CHALLENGE_STATUS_VALUES)).min(1))
+    .trim()
+    .transform((value, context) => {
+      if (value === '') return undefined;
+      const parsed = parseAmount(value);
+      if (!parsed.ok || parsed.cents < 0n) {
+        context.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return parsed.cents;
+    })
+    .optional();
+
+/**
+ * The lobby's filters (DESIGN §12), shared by the lists and their counts. An empty value is no
+ * filter, so a form can send every field. Amounts come in dollars and leave in cents.
+ */
+const challengeFilterFields = {
+  /** Part of the game's name, whatever its case. */
+  game: z
+    .string()
+    .trim()
+    .max(GAME_MAX, FILTER_MESSAGES.gameMax)
+    .transform((value) => value || undefined)
     .optional(),
-  /** Relative to the caller: challenges they created, accepted, or either. */
-  role: z.enum(['created', 'accepted', 'mine', 'direct']).optional(),
-  limit: z.coerce.number().int().min(1).max(CHALLENGE_PAGE_MAX).default(50),
-  /** Only challenges with a smaller id: pass the last id of a page to get the next one. */
-  before: z.coerce.number().int().positive().optional(),
-});
+  console: z
+    .union([z.literal(''), z.enum(CONSOLES)], { error: FILTER_MESSAGES.console })
+    .transform((value) => value || undefined)
+    .optional(),
+  minAmount: amountBound(FILTER_MESSAGES.minAmount),
+  maxAmount: amountBound(FILTER_MESSAGES.maxAmount),
+};
+
+type Bounds = { minAmount?: bigint | undefined; maxAmount?: bigint | undefined };
+const boundsInOrder: [(bounds: Bounds) => boolean, { message: string; path: string[] }] = [
+  ({ minAmount, maxAmount }) =>
+    minAmount === undefined || maxAmount === undefined || minAmount <= maxAmount,
+  { message: FILTER_MESSAGES.range, path: ['maxAmount'] },
+];
+
+export const challengeFiltersSchema = z.object(challengeFilterFields).refine(...boundsInOrder);
+export type ChallengeFilters = z.output<typeof challengeFiltersSchema>;
+
+export const listChallengesQuerySchema = z
+  .object({
+    /** One status or several, comma-separated: `completed,disputed`. */
+    status: z
+      .string()
+      .transform((value) => value.split(','))
+      .pipe(z.array(z.enum(CHALLENGE_STATUS_VALUES)).min(1))
+      .optional(),
+    /**
+     * Relative to the caller: challenges they created, accepted, either, or the direct ones
+     * they sent or received (DESIGN §12).
+     */
+    role: z.enum(['created', 'accepted', 'mine', 'direct']).optional(),
+    limit: z.coerce.number().int().min(1).max(CHALLENGE_PAGE_MAX).default(50),
+    /**
+     * Only challenges after this one in the list's order: pass the last id of a page to get the
+     * next one (newest first, those with a smaller id).
+     */
+    before: z.coerce.number().int().positive().optional(),
+    sort: z.enum(CHALLENGE_SORTS, { error: FILTER_MESSAGES.sort }).default('newest'),
+    ...challengeFilterFields,
+  })
+  .refine(...boundsInOrder);
 export type ListChallengesQuery = z.input<typeof listChallengesQuerySchema>;
 
 export const submitScoresResponseSchema = z.object({

@@ -1,4 +1,5 @@
-import { useRef, useState, type MouseEvent, type Ref } from 'react';
+import { useMemo, useRef, useState, type MouseEvent, type Ref } from 'react';
+import { Link } from 'wouter';
 import type { LucideIcon } from 'lucide-react';
 import {
   CircleCheck,
@@ -18,11 +19,31 @@ import { useChallengeCounts } from '#client/features/challenges/api/get-challeng
 import type { ChallengeListFilter } from '#client/features/challenges/api/get-challenges.ts';
 import { ChallengeGrid } from '#client/features/challenges/components/challenge-grid.tsx';
 import { CreateChallengeDialog } from '#client/features/challenges/components/create-challenge-dialog.tsx';
+import { LobbyFilterBar } from '#client/features/challenges/components/lobby-filter-bar.tsx';
+import { useLobbyFilters } from '#client/features/challenges/hooks/use-lobby-filters.ts';
+import {
+  hasLobbyFilters,
+  type LobbyFilters,
+} from '#client/features/challenges/lib/lobby-filters.ts';
 
-// Stable filters: each is part of its list's cache key.
-const AVAILABLE: ChallengeListFilter = { status: 'open' };
-const ACTIVE: ChallengeListFilter = { status: 'accepted', role: 'mine' };
-const COMPLETED: ChallengeListFilter = { status: ['completed', 'disputed'], role: 'mine' };
+/** Each tab's list with the lobby's filters: part of its cache key, so kept stable. */
+function useTabFilters(lobby: LobbyFilters) {
+  return useMemo(() => {
+    const filters = hasLobbyFilters(lobby) ? { lobby } : {};
+    return {
+      available: { status: 'open', ...filters } satisfies ChallengeListFilter,
+      active: { status: 'accepted', role: 'mine', ...filters } satisfies ChallengeListFilter,
+      completed: {
+        status: ['completed', 'disputed'],
+        role: 'mine',
+        ...filters,
+      } satisfies ChallengeListFilter,
+    };
+  }, [lobby]);
+}
+
+const NOTHING_MATCHES =
+  'Nothing here matches these filters. Try a wider stake range or another game.';
 
 const BANNER_POINTS: readonly { icon: LucideIcon; text: string }[] = [
   { icon: LockKeyhole, text: 'Both stakes held in escrow until the match is settled' },
@@ -34,10 +55,12 @@ const BANNER_POINTS: readonly { icon: LucideIcon; text: string }[] = [
 function Banner({
   username,
   onCreate,
+  onQuickMatch,
   createButtonRef,
 }: {
   username: string;
   onCreate: (event: MouseEvent<HTMLButtonElement>) => void;
+  onQuickMatch: (event: MouseEvent<HTMLButtonElement>) => void;
   createButtonRef: Ref<HTMLButtonElement>;
 }) {
   return (
@@ -71,10 +94,22 @@ function Banner({
             ))}
           </ul>
         </div>
-        <Button ref={createButtonRef} size="lg" onClick={onCreate}>
-          <Plus aria-hidden="true" />
-          Create Challenge
-        </Button>
+        <div className="flex flex-col gap-3 sm:flex-row lg:flex-col">
+          <Button ref={createButtonRef} size="lg" onClick={onCreate}>
+            <Plus aria-hidden="true" />
+            Create Challenge
+          </Button>
+          <Button size="lg" variant="outline" onClick={onQuickMatch}>
+            <Zap aria-hidden="true" />
+            QUICK MATCH
+          </Button>
+          <Button asChild size="lg" variant="outline">
+            <Link href="/leaderboard">
+              <Trophy aria-hidden="true" />
+              LEADERBOARD
+            </Link>
+          </Button>
+        </div>
       </div>
     </section>
   );
@@ -98,12 +133,17 @@ function TabLabel({ label, count }: { label: string; count: number | undefined }
 /** /: the challenge lobby: open challenges, the viewer's active matches and finished ones. */
 export function HomePage({ user }: { user: PublicUser }) {
   const [createOpen, setCreateOpen] = useState(false);
+  // One dialog, two uses: a challenge with every field, or quick match's terms (DESIGN §12).
+  const [intent, setIntent] = useState<'create' | 'quick-match'>('create');
   const bannerCreateButton = useRef<HTMLButtonElement>(null);
   const createOpener = useRef<HTMLElement | null>(null);
-  const openCreate = (event: MouseEvent<HTMLButtonElement>) => {
+  const openDialog = (event: MouseEvent<HTMLButtonElement>, next: 'create' | 'quick-match') => {
     createOpener.current = event.currentTarget;
+    setIntent(next);
     setCreateOpen(true);
   };
+  const openCreate = (event: MouseEvent<HTMLButtonElement>) => openDialog(event, 'create');
+  const openQuickMatch = (event: MouseEvent<HTMLButtonElement>) => openDialog(event, 'quick-match');
   // The dialog has no trigger of its own: focus goes back to the button that opened it, or to
   // the banner's when that one is gone (the empty list's button, once a challenge exists).
   const returnFocusFromCreate = (event: Event) => {
@@ -111,11 +151,20 @@ export function HomePage({ user }: { user: PublicUser }) {
     const opener = createOpener.current;
     (opener?.isConnected ? opener : bannerCreateButton.current)?.focus();
   };
-  const counts = useChallengeCounts();
+  const [lobby, setLobby] = useLobbyFilters();
+  const filtered = hasLobbyFilters(lobby);
+  const tabs = useTabFilters(lobby);
+  const counts = useChallengeCounts(lobby);
 
   return (
     <>
-      <Banner username={user.username} onCreate={openCreate} createButtonRef={bannerCreateButton} />
+      <Banner
+        username={user.username}
+        onCreate={openCreate}
+        onQuickMatch={openQuickMatch}
+        createButtonRef={bannerCreateButton}
+      />
+      <LobbyFilterBar filters={lobby} onChange={setLobby} />
       <Tabs defaultValue="available">
         <TabsList aria-label="Challenges" className="sm:max-w-xl">
           <TabsTrigger value="available">
@@ -130,14 +179,18 @@ export function HomePage({ user }: { user: PublicUser }) {
         </TabsList>
         <TabsContent value="available">
           <ChallengeGrid
-            filter={AVAILABLE}
+            filter={tabs.available}
             viewerId={user.id}
             label="Available challenges"
             empty={
               <EmptyState
                 icon={Swords}
                 title="NO AVAILABLE CHALLENGES"
-                description="No open challenges right now. Set one up and let an opponent come to you."
+                description={
+                  filtered
+                    ? NOTHING_MATCHES
+                    : 'No open challenges right now. Set one up and let an opponent come to you.'
+                }
                 action={
                   <Button onClick={openCreate}>
                     <Plus aria-hidden="true" />
@@ -150,28 +203,34 @@ export function HomePage({ user }: { user: PublicUser }) {
         </TabsContent>
         <TabsContent value="active">
           <ChallengeGrid
-            filter={ACTIVE}
+            filter={tabs.active}
             viewerId={user.id}
             label="Active challenges"
             empty={
               <EmptyState
                 icon={Zap}
                 title="NO ACTIVE CHALLENGES"
-                description="Accepted challenges waiting to be played show up here."
+                description={
+                  filtered
+                    ? NOTHING_MATCHES
+                    : 'Accepted challenges waiting to be played show up here.'
+                }
               />
             }
           />
         </TabsContent>
         <TabsContent value="completed">
           <ChallengeGrid
-            filter={COMPLETED}
+            filter={tabs.completed}
             viewerId={user.id}
             label="Completed challenges"
             empty={
               <EmptyState
                 icon={CircleCheck}
                 title="NO COMPLETED CHALLENGES"
-                description="Finished matches and their winners show up here."
+                description={
+                  filtered ? NOTHING_MATCHES : 'Finished matches and their winners show up here.'
+                }
               />
             }
           />
@@ -182,6 +241,7 @@ export function HomePage({ user }: { user: PublicUser }) {
         onOpenChange={setCreateOpen}
         onCloseAutoFocus={returnFocusFromCreate}
         defaultPhoneNumber={user.phoneNumber}
+        intent={intent}
       />
     </>
   );

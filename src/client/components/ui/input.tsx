@@ -1,8 +1,8 @@
 import type { ComponentProps } from 'react';
 import { cn } from '#client/lib/cn.ts';
+import { inputClasses } from './input-classes.ts';
 
-export const inputClasses =
-  'block h-11 w-full min-w-0 rounded-md border border-ink-600 bg-ink-900/80 px-3 text-base text-slate-100 placeholder:text-slate-400 transition-colors hover:border-slate-500 focus-visible:border-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent/60 aria-invalid:border-red-400 disabled:opacity-60 sm:text-sm';
+export { inputClasses };
 
 export function Input({ className, ...props }: ComponentProps<'input'>) {
   return <input className={cn(inputClasses, className)} {...props} />;

@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { ChevronDown } from 'lucide-react';
 import { cn } from '#client/lib/cn.ts';
-import { inputClasses } from './input.tsx';
+import { inputClasses } from './input-classes.ts';
 
 /** A styled native <select>: short option lists read best with the platform's own picker. */
 export function NativeSelect({ className, children, ...props }: ComponentProps<'select'>) {

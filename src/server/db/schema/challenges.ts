@@ -103,6 +103,17 @@ export const challenges = pgTable(
     index('challenges_quick_match_idx')
       .on(sql`lower(${table.game})`, table.console, table.amountCents, table.id)
       .where(sql`${table.status} = 'open' and ${table.opponentId} is null`),
+    // The lobby sorted by stake, and stake ranges (DESIGN §12); both directions read it.
+    index('challenges_status_amount_idx').on(table.status, table.amountCents, table.id),
+    // A console's challenges, newest first.
+    index('challenges_status_console_idx').on(table.status, table.console, table.id),
+    // A player's last results, on their page (DESIGN §12).
+    index('challenges_creator_results_idx')
+      .on(table.creatorId, table.completedAt)
+      .where(sql`status = 'completed'`),
+    index('challenges_acceptor_results_idx')
+      .on(table.acceptorId, table.completedAt)
+      .where(sql`status = 'completed'`),
     // What the review worker claims: results whose review has ended with the credit still held.
     index('challenges_review_due_idx')
       .on(table.reviewEndsAt)

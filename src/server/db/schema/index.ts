@@ -2,6 +2,7 @@ export * from './account-security.ts';
 export * from './audit-log.ts';
 export * from './challenges.ts';
 export * from './fair-play.ts';
+export * from './leaderboards.ts';
 export * from './ledger.ts';
 export * from './license-verifications.ts';
 export * from './notifications.ts';

@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { ChallengeFilters, ChallengeSort } from '#shared/contracts/challenges.ts';
 import type { ChallengeStatus } from '../../db/schema/challenges.ts';
 import type { AppEvent } from '../../lib/event-bus.ts';
 import type { ChallengeRow } from './repository.ts';
@@ -16,10 +17,29 @@ export const CHALLENGE_PAGE_TTL_MS = 5_000;
  */
 const CHALLENGE_PAGES_MAX = 100;
 
-export interface PageQuery {
+export interface PageQuery extends ChallengeFilters {
   status?: ChallengeStatus[] | undefined;
   limit: number;
   before?: number | undefined;
+  sort?: ChallengeSort | undefined;
+}
+
+/**
+ * A query's place in the cache. The lobby's filters are part of it (decision 17): a filtered
+ * page is the same for every player, so it is cached as the unfiltered ones are, and dropped by
+ * the same events. The game is compared whatever its case, as the query compares it.
+ */
+export function pageKey(query: PageQuery): string {
+  return JSON.stringify([
+    query.status?.toSorted().join(',') ?? '*',
+    query.limit,
+    query.before ?? '',
+    query.sort ?? 'newest',
+    query.game?.toLowerCase() ?? '',
+    query.console ?? '',
+    query.minAmount?.toString() ?? '',
+    query.maxAmount?.toString() ?? '',
+  ]);
 }
 
 /** The encodings a cached page is sent in, besides none: every current browser takes both. */
@@ -85,7 +105,16 @@ export class ChallengePage {
 interface Slot {
   storedAt: number;
   page: Promise<ChallengePage>;
+  /** A page of the lobby's filters: these are many and each is rarely asked for again. */
+  filtered: boolean;
 }
+
+const isFiltered = (query: PageQuery) =>
+  query.game !== undefined ||
+  query.console !== undefined ||
+  query.minAmount !== undefined ||
+  query.maxAmount !== undefined ||
+  (query.sort ?? 'newest') !== 'newest';
 
 /**
  * The pages of open (and other) challenges this instance built in the last seconds, by query.
@@ -106,16 +135,13 @@ export class ChallengePageCache {
   }
 
   page(query: PageQuery, now: number): Promise<ChallengePage> {
-    const key = `${query.status?.toSorted().join(',') ?? '*'}|${query.limit}|${query.before ?? ''}`;
+    const key = pageKey(query);
     const slot = this.slots.get(key);
     if (slot && now - slot.storedAt < this.ttlMs) return slot.page;
     if (slot) this.slots.delete(key);
-    if (this.slots.size >= this.pagesMax) {
-      const oldest = this.slots.keys().next();
-      if (!oldest.done) this.slots.delete(oldest.value);
-    }
+    if (this.slots.size >= this.pagesMax) this.evictOne();
     const page = this.load(query).then((rows) => new ChallengePage(rows));
-    const fresh: Slot = { storedAt: now, page };
+    const fresh: Slot = { storedAt: now, page, filtered: isFiltered(query) };
     this.slots.set(key, fresh);
     // A failed read is not kept: the next request tries again.
     page.catch(() => {
@@ -126,6 +152,22 @@ export class ChallengePageCache {
 
   clear(): void {
     this.slots.clear();
+  }
+
+  /**
+   * Makes room: the oldest filtered page goes first, so that players trying many filters cannot
+   * push out the unfiltered first pages nearly everyone asks for; the oldest page otherwise.
+   */
+  private evictOne(): void {
+    let victim: string | undefined;
+    for (const [key, slot] of this.slots) {
+      victim ??= key;
+      if (slot.filtered) {
+        victim = key;
+        break;
+      }
+    }
+    if (victim !== undefined) this.slots.delete(victim);
   }
 
   /**

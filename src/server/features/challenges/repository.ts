@@ -1,6 +1,22 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { PlayerRecord } from '#shared/contracts/challenge-view.ts';
+import type { ChallengeFilters, ChallengeSort } from '#shared/contracts/challenges.ts';
 import { formatCents } from '#shared/money.ts';
 import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
@@ -405,20 +421,59 @@ export function recordResultCall(
     )}::jsonb)`;
 }
 
-export interface ListFilter {
+export interface ListFilter extends ChallengeFilters {
   viewerId: number;
   status?: ChallengeStatus[] | undefined;
   role?: 'created' | 'accepted' | 'mine' | 'direct' | undefined;
   /** Every challenge, direct ones of other players too (admins' view). */
   everyone?: boolean | undefined;
   limit: number;
+  /** The last challenge of the previous page: the page starts after it, in `sort`'s order. */
   before?: number | undefined;
+  sort?: ChallengeSort | undefined;
   /** Read the players' wallet balances too (admins' view). */
   withBalances: boolean;
 }
 
-export async function listChallengeRows(db: Executor, filter: ListFilter): Promise<ChallengeRow[]> {
+/** `LIKE` reads `%`, `_` and `\` in a pattern as wildcards or escapes: a name may contain them. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** The conditions of the lobby's filters (DESIGN §12), for the lists and for their counts. */
+function filterConditions(filter: ChallengeFilters): SQL[] {
   const conditions: SQL[] = [];
+  if (filter.game !== undefined) {
+    conditions.push(ilike(challenges.game, `%${likeLiteral(filter.game)}%`));
+  }
+  if (filter.console !== undefined) conditions.push(eq(challenges.console, filter.console));
+  if (filter.minAmount !== undefined)
+    conditions.push(gte(challenges.amountCents, filter.minAmount));
+  if (filter.maxAmount !== undefined)
+    conditions.push(lte(challenges.amountCents, filter.maxAmount));
+  return conditions;
+}
+
+/**
+ * Where the page after challenge `before` starts, in the list's order. By amount, the order is
+ * (amount, id), both ascending or both descending, so that one index serves both directions;
+ * the cursor's amount is read from its row (a challenge's amount never changes).
+ */
+function afterCursor(before: number, sort: ChallengeSort): SQL {
+  if (sort === 'newest') return lt(challenges.id, before);
+  const cursorAmount = sql`(select c.amount_cents from challenges c where c.id = ${before})`;
+  return sort === 'amount_desc'
+    ? sql`(${challenges.amountCents}, ${challenges.id}) < (${cursorAmount}, ${before})`
+    : sql`(${challenges.amountCents}, ${challenges.id}) > (${cursorAmount}, ${before})`;
+}
+
+const ORDER_BY: Record<ChallengeSort, SQL[]> = {
+  newest: [desc(challenges.id)],
+  amount_desc: [desc(challenges.amountCents), desc(challenges.id)],
+  amount_asc: [asc(challenges.amountCents), asc(challenges.id)],
+};
+
+export async function listChallengeRows(db: Executor, filter: ListFilter): Promise<ChallengeRow[]> {
+  const sort = filter.sort ?? 'newest';
+  const conditions: SQL[] = filterConditions(filter);
   if (filter.status) conditions.push(inArray(challenges.status, filter.status));
   if (filter.role === 'created') conditions.push(eq(challenges.creatorId, filter.viewerId));
   if (filter.role === 'accepted') conditions.push(eq(challenges.acceptorId, filter.viewerId));
@@ -439,16 +494,23 @@ export async function listChallengeRows(db: Executor, filter: ListFilter): Promi
   }
   // A direct challenge is seen by its two players only (DESIGN §12).
   if (filter.role === undefined && !filter.everyone) conditions.push(isNull(challenges.opponentId));
-  if (filter.before !== undefined) conditions.push(lt(challenges.id, filter.before));
+  if (filter.before !== undefined) conditions.push(afterCursor(filter.before, sort));
   const rows = await selectWithParties(db, filter.withBalances)
     .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(desc(challenges.id))
+    .orderBy(...ORDER_BY[sort])
     .limit(filter.limit);
   return withRecords(db, rows);
 }
 
-/** The numbers on the home tabs and the profile's My Challenges card, for one viewer. */
-export async function countChallenges(db: Executor, viewerId: number) {
+/**
+ * The numbers on the home tabs and the profile's My Challenges card, for one viewer; with the
+ * lobby's filters, the numbers of what the filtered tabs show.
+ */
+export async function countChallenges(
+  db: Executor,
+  viewerId: number,
+  filters: ChallengeFilters = {},
+) {
   const [row] = await db
     .select({
       available: sql<number>`count(*) filter (where ${challenges.status} = 'open' and ${challenges.opponentId} is null)::int`,
@@ -459,10 +521,13 @@ export async function countChallenges(db: Executor, viewerId: number) {
     })
     .from(challenges)
     .where(
-      or(
-        inArray(challenges.status, ['open']),
-        eq(challenges.creatorId, viewerId),
-        eq(challenges.acceptorId, viewerId),
+      and(
+        or(
+          inArray(challenges.status, ['open']),
+          eq(challenges.creatorId, viewerId),
+          eq(challenges.acceptorId, viewerId),
+        ),
+        ...filterConditions(filters),
       ),
     );
   return row ?? { available: 0, active: 0, completed: 0, created: 0, accepted: 0 };

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CHALLENGE_MESSAGES,
   challengeCountsSchema,
+  challengeFiltersSchema,
   challengeIdParamsSchema,
   challengeSchema,
   createChallengeBodySchema,
@@ -128,9 +129,12 @@ export const challengeRoutes =
       '/api/challenges/counts',
       {
         config: { access: 'user' },
-        schema: { response: { 200: challengeCountsSchema, ...errors } },
+        schema: {
+          querystring: challengeFiltersSchema,
+          response: { 200: challengeCountsSchema, ...errors },
+        },
       },
-      async (request) => countChallenges(ctx.db, requireViewer(request).id),
+      async (request) => countChallenges(ctx.db, requireViewer(request).id, request.query),
     );
 
     app.get(

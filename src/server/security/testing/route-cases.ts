@@ -392,6 +392,27 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
 
+  // Finding an opponent (DESIGN §12): every signed-in player may read these.
+  'GET /api/players/:username': [
+    {
+      target: 'opponent, in another case',
+      request: (w) => get(`/api/players/${w.actor('opponent').username.toUpperCase()}`),
+      expect: signedIn(200),
+    },
+    {
+      target: 'the deleted account, by its old name',
+      request: (w) => get(`/api/players/${w.actor('deleted').username}`),
+      expect: signedIn(404),
+    },
+  ],
+  'GET /api/leaderboard': [
+    {
+      request: () => get('/api/leaderboard?period=month&game=Street%20Fighter%206'),
+      expect: signedIn(200),
+    },
+  ],
+  'GET /api/games': [{ request: () => get('/api/games?q=street'), expect: signedIn(200) }],
+
   // Payments (sandbox)
   'GET /api/payments/config': [
     { request: () => get('/api/payments/config'), expect: signedIn(200) },

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { ChallengeStatusValue, ChallengeView } from '#shared/contracts/challenges.ts';
 import { getJson, loadedOnce } from '#client/lib/api-client.ts';
 import { useAfterFirstPaint } from '#client/lib/first-paint.ts';
+import { writeLobbyFilters, type LobbyFilters } from '../lib/lobby-filters.ts';
 import { loadChallengeSchema } from './get-challenge.ts';
 
 /** One page of a challenge list; "Load more" appears when a page comes back full. */
@@ -12,6 +13,8 @@ export interface ChallengeListFilter {
   status?: ChallengeStatusValue | ChallengeStatusValue[];
   /** Relative to the viewer: challenges they created, accepted, or either. */
   role?: 'created' | 'accepted' | 'mine';
+  /** The lobby's filters (DESIGN §12), as the address bar has them. */
+  lobby?: LobbyFilters;
 }
 
 /** The prefix of every challenge list's key: invalidating it refreshes all lists. */
@@ -19,13 +22,13 @@ export const challengeListsQueryKey = ['challenges', 'list'] as const;
 
 const loadChallengeListSchema = loadedOnce(async () => (await loadChallengeSchema()).array());
 
-/** One page of challenges, newest first; `before` is the last id of the previous page. */
+/** One page of challenges, newest first or by stake; `before` is the last id of the page before. */
 export function getChallenges(
   filter: ChallengeListFilter,
   page: { before?: number | undefined; limit?: number } = {},
   signal?: AbortSignal,
 ): Promise<ChallengeView[]> {
-  const params = new URLSearchParams();
+  const params = new URLSearchParams(filter.lobby ? writeLobbyFilters(filter.lobby) : '');
   if (filter.status) params.set('status', [filter.status].flat().join(','));
   if (filter.role) params.set('role', filter.role);
   params.set('limit', String(page.limit ?? CHALLENGE_PAGE_SIZE));

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { Eye, Trophy } from 'lucide-react';
 import type { ChallengeView } from '#shared/contracts/challenges.ts';
 import { Badge, type BadgeVariant } from '#client/components/ui/badge.tsx';
+import { PlayerLink } from '#client/components/player-link.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { cardClasses } from '#client/components/ui/card.tsx';
 import { cn } from '#client/lib/cn.ts';
@@ -75,10 +76,18 @@ export function ChallengeCard({ challenge, viewerId }: ChallengeCardProps) {
       </header>
 
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
-        <Fact label="Creator">{challenge.creator.username}</Fact>
-        {challenge.acceptor && <Fact label="Acceptor">{challenge.acceptor.username}</Fact>}
+        <Fact label="Creator">
+          <PlayerLink username={challenge.creator.username} />
+        </Fact>
+        {challenge.acceptor && (
+          <Fact label="Acceptor">
+            <PlayerLink username={challenge.acceptor.username} />
+          </Fact>
+        )}
         {challenge.opponent && !challenge.acceptor && (
-          <Fact label="Challenged">{challenge.opponent.username}</Fact>
+          <Fact label="Challenged">
+            <PlayerLink username={challenge.opponent.username} />
+          </Fact>
         )}
         <Fact label="Gamer Tag">{challenge.gamerTag}</Fact>
         <Fact label="Console">{challenge.console}</Fact>

@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Ban, Hourglass, Scale, Swords, Trophy } from 'lucide-react';
 import type { ChallengeView, PlayerRecord } from '#shared/contracts/challenges.ts';
+import { PlayerLink } from '#client/components/player-link.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
 import { cn } from '#client/lib/cn.ts';
@@ -144,7 +145,9 @@ function PlayerLine({
       <dt className="text-xs font-semibold tracking-wider text-slate-400 uppercase">{role}</dt>
       <dd className="mt-1 space-y-1">
         <p className="font-display font-bold tracking-wide break-words text-white">
-          {name ?? (
+          {name !== null ? (
+            <PlayerLink username={name} />
+          ) : (
             <span className="font-sans font-normal text-slate-400">Waiting for an opponent</span>
           )}
         </p>
