@@ -88,6 +88,8 @@ export const payments = pgTable(
     uniqueIndex('payments_provider_payment_id_key').on(table.provider, table.providerPaymentId),
     index('payments_user_id_idx').on(table.userId, table.id),
     index('payments_status_idx').on(table.status, table.id),
+    // The payments export (DESIGN §14) reads a date range of payments in order.
+    index('payments_created_at_idx').on(table.createdAt, table.id),
     index('payments_next_check_idx')
       .on(table.nextCheckAt)
       .where(sql`${table.status} = 'pending'`),

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  index,
   integer,
   pgTable,
   text,
@@ -61,6 +62,8 @@ export const users = pgTable(
   (table) => [
     // Usernames are unique whatever their case: "Alice" and "alice" are one player.
     uniqueIndex('users_username_lower_key').on(sql`lower(${table.username})`),
+    // The overview's registrations by day (DESIGN §14).
+    index('users_created_at_idx').on(table.createdAt),
     check(
       'users_play_break_whole',
       sql`(${table.playBreakKind} is null) = (${table.playBreakUntil} is null)`,
