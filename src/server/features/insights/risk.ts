@@ -74,9 +74,10 @@ export async function findSharedDevices(
         select 'browser', user_agent, user_id from sessions
           where last_seen_at >= ${since}::timestamptz and user_agent is not null
       )
-      select s.kind, s.value, array_agg(u.id order by u.id) as ids,
-        array_agg(u.username order by u.id) as names
-      from seen s join users u on u.id = s.user_id and u.deleted_at is null
+      select s.kind, s.value, array_agg(s.user_id order by s.user_id) as ids,
+        array_agg((select u.username from users u where u.id = s.user_id) order by s.user_id)
+          as names
+      from seen s
       group by s.kind, s.value
       having count(*) >= ${settings.sharedAccountsMin}
       order by count(*) desc, s.kind, s.value
