@@ -13,6 +13,7 @@ export const PAGES = {
   challenge: { pattern: /^\/challenges\/[^/]+$/, module: 'app/routes/challenge-detail.tsx' },
   payouts: { pattern: /^\/payouts$/, module: 'app/routes/payouts.tsx' },
   admin: { pattern: /^\/admin$/, module: 'app/routes/admin.tsx' },
+  adminPlayer: { pattern: /^\/admin\/players\/[^/]+$/, module: 'app/routes/admin-player.tsx' },
   playResponsibly: { pattern: /^\/play-responsibly$/, module: 'app/routes/play-responsibly.tsx' },
   cryptoCheckout: {
     pattern: /^\/sandbox\/crypto\/[^/]+$/,

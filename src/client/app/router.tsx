@@ -24,6 +24,9 @@ const SandboxCryptoCheckoutPage = lazyPage(() =>
   import('./routes/sandbox-crypto-checkout.tsx').then((m) => m.SandboxCryptoCheckoutPage),
 );
 const AdminPage = lazyPage(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
+const AdminPlayerPage = lazyPage(() =>
+  import('./routes/admin-player.tsx').then((m) => m.AdminPlayerPage),
+);
 const PlayResponsiblyPage = lazyPage(() =>
   import('./routes/play-responsibly.tsx').then((m) => m.PlayResponsiblyPage),
 );
@@ -38,6 +41,7 @@ const PAGE_COMPONENTS: Record<PageName, LazyPage<never>> = {
   challenge: ChallengeDetailPage,
   payouts: PayoutsPage,
   admin: AdminPage,
+  adminPlayer: AdminPlayerPage,
   playResponsibly: PlayResponsiblyPage,
   cryptoCheckout: SandboxCryptoCheckoutPage,
   notFound: NotFoundPage,
@@ -80,6 +84,11 @@ export function AppRoutes() {
           <Route path="/play-responsibly" component={PlayResponsiblyPage} />
           <Route path="/admin">
             <ProtectedRoute>{(user) => <AdminPage user={user} />}</ProtectedRoute>
+          </Route>
+          <Route path="/admin/players/:id">
+            {({ id }) => (
+              <ProtectedRoute>{(user) => <AdminPlayerPage id={id} user={user} />}</ProtectedRoute>
+            )}
           </Route>
           <Route path="/sandbox/crypto/:paymentId">
             {({ paymentId }) => (
