@@ -47,7 +47,7 @@ function ListSection({
       ) : (
         <div
           role="region"
-          aria-labelledby={id}
+          aria-label={`${title}, table`}
           tabIndex={0}
           className="overflow-x-auto rounded-lg border border-ink-700 focus-visible:outline-2 focus-visible:outline-accent"
         >

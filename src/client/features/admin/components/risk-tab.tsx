@@ -48,7 +48,7 @@ function Signal({
       ) : (
         <div
           role="region"
-          aria-label={title}
+          aria-label={`${title}, table`}
           tabIndex={0}
           className="overflow-x-auto rounded-lg border border-ink-700 focus-visible:outline-2 focus-visible:outline-accent"
         >
