@@ -89,6 +89,8 @@ async function playAndWin(creator: BrowserContext, acceptor: BrowserContext, amo
 
 describe('operator insights', () => {
   it('shows the totals, exports a CSV that reads back, and opens a player from RISK', async () => {
+    // The day the money moves, taken before it does: the run may cross midnight (UTC).
+    const today = new Date().toISOString().slice(0, 10);
     const winner = await registerPlayer(browser, app.baseUrl);
     const loser = await registerPlayer(browser, app.baseUrl);
     await deposit(winner.context, 50);
@@ -127,7 +129,6 @@ describe('operator insights', () => {
     // The charts' figures as a table: today's row holds the day's deposits.
     const money = page.getByRole('figure', { name: 'Money by day' });
     await money.getByText('Table view: Money by day').click();
-    const today = new Date().toISOString().slice(0, 10);
     const todayRow = money.getByRole('row', { name: new RegExp(`^${today}`) });
     await todayRow.getByRole('cell', { name: '$80.00' }).waitFor();
     await screenshot(page, 'insights-overview', page.getByLabel('Key figures'));

@@ -184,6 +184,7 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
     }
     const match = await createChallenge('Mortal Kombat 1');
     await callApi(opponent.context, 'POST', `/api/challenges/${match}/accept`);
+    const { id: creatorId } = await callApi<{ id: number }>(creator.context, 'GET', '/api/user');
     const admin = await signIn(browser, app.baseUrl, ADMIN, viewport);
 
     const pages: Array<[string, Page, string]> = [
@@ -192,6 +193,7 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       ['the profile', creator.page, '/profile'],
       ['the limits page', creator.page, '/play-responsibly'],
       ['the admin dashboard', admin.page, '/admin'],
+      ['a player’s page, for the admin', admin.page, `/admin/players/${creatorId}`],
     ];
     for (const [name, page, path] of pages) {
       await page.goto(path);
