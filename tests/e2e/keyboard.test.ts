@@ -205,5 +205,7 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       // Ten controls at the least, each reached on the way down and again on the way up.
       expect(await walker.tabThroughPage()).toBeGreaterThan(20);
     }
-  });
+    // Six long pages, each walked down and back up, one key at a time: the admin's OVERVIEW and
+    // a player's page added some hundred stops.
+  }, 150_000);
 });
