@@ -202,7 +202,14 @@ export const riskSchema = z.object({
 });
 export type Risk = z.infer<typeof riskSchema>;
 
-export const playerIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+/** A player's id: a positive 32-bit integer, as the users table holds it. */
+export const playerIdParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: INSIGHTS_MESSAGES.playerNotFound })
+    .int(INSIGHTS_MESSAGES.playerNotFound)
+    .positive(INSIGHTS_MESSAGES.playerNotFound)
+    .max(2_147_483_647, INSIGHTS_MESSAGES.playerNotFound),
+});
 
 export const adminNoteBodySchema = z.object({
   body: z
