@@ -15,20 +15,14 @@ globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
 configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom has no canvas and no matchMedia, which the admin's chart library (uPlot) draws with and
-// reads when it loads, nor the ResizeObserver a chart follows its width with. Stand-ins take their
-// place in every client test: the charts' tables, which hold the same figures, are what the tests
-// read.
+// reads when it loads. A stand-in takes its place in every client test: the charts' tables, which
+// hold the same figures, are what the tests read.
 vi.mock('uplot', () => ({
   default: class {
     setSize() {}
     destroy() {}
   },
 }));
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-};
 
 beforeEach(() => {
   FakeWebSocket.reset();

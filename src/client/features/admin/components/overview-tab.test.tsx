@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { addDays, dayOf, INSIGHTS_MESSAGES, type Overview } from '#shared/contracts/insights.ts';
@@ -9,6 +9,18 @@ import { jsonResponse, renderApp, stubFetch } from '#client/test-utils/render-ap
 // The route is a lazily loaded chunk; loading it once here keeps the first test's wait short.
 beforeAll(async () => {
   await import('#client/app/routes/admin.tsx');
+});
+
+// jsdom has no ResizeObserver, which a chart follows its width with.
+beforeEach(() => {
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
 });
 
 afterEach(() => {
