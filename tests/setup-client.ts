@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import '#shared/validation.ts';
 import { act, cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { dismissToast } from '#client/lib/toast.ts';
 import { FakeWebSocket } from '#client/test-utils/fake-web-socket.ts';
 
@@ -13,6 +13,16 @@ globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
 // first lazy import of a route on a busy two-core CI machine, where the page is then missed
 // although it comes; the wait still ends as soon as the page is there.
 configure({ asyncUtilTimeout: 10_000 });
+
+// jsdom has no canvas and no matchMedia, which the admin's chart library (uPlot) draws with and
+// reads when it loads. A stand-in takes its place in every client test: the charts' tables, which
+// hold the same figures, are what the tests read.
+vi.mock('uplot', () => ({
+  default: class {
+    setSize() {}
+    destroy() {}
+  },
+}));
 
 beforeEach(() => {
   FakeWebSocket.reset();

@@ -28,6 +28,7 @@ import { twoFactorRoutes } from './features/auth/two-factor-routes.ts';
 import { challengeRoutes } from './features/challenges/routes.ts';
 import { startFairPlayWorker } from './features/challenges/worker.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { insightsRoutes } from './features/insights/routes.ts';
 import { startMailWorker, type MailTransport } from './features/mail/worker.ts';
 import { notificationRoutes } from './features/notifications/routes.ts';
 import { playerRoutes } from './features/players/routes.ts';
@@ -238,6 +239,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(walletRoutes(ctx));
   await app.register(adminRoutes(ctx));
   await app.register(auditRoutes(ctx));
+  await app.register(insightsRoutes(ctx));
   await app.register(payoutRoutes(ctx));
   await app.register(
     paymentRoutes(

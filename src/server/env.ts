@@ -60,6 +60,12 @@ const excludedStates = z.string().transform((text, ctx): StateCode[] => {
   return [...new Set(codes as StateCode[])];
 });
 
+/** A whole number from `min` to `max`, read from its decimal text. */
+function wholeNumber(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+}
+
 /** A positive amount of dollars with at most two decimals ("2500", "99.50"), as cents. */
 const dollarAmount = z.string().transform((text, ctx): Cents => {
   const parsed = parseAmount(text.trim());
@@ -212,6 +218,18 @@ const envSchema = z.object({
   TAX_REPORT_THRESHOLD: dollarAmount.default(200_000n),
   CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
   CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
+  /** How many days back the admin's RISK tab looks (DESIGN §14). */
+  RISK_WINDOW_DAYS: wholeNumber(1, 365).default(30),
+  /** Accounts on one address or one browser in the window that the RISK tab lists. */
+  RISK_SHARED_ACCOUNTS_MIN: wholeNumber(2, 100).default(2),
+  /** Matches two players must have finished against each other before their pair is judged. */
+  RISK_PAIR_MATCHES_MIN: wholeNumber(2, 1000).default(5),
+  /** The share of a pair's matches, in percent, that one side must win for the pair to show. */
+  RISK_PAIR_WIN_PERCENT: wholeNumber(50, 100).default(90),
+  /** A player shows when withdrawals reach this percent of deposits in the window… */
+  RISK_WITHDRAWN_PERCENT: wholeNumber(1, 100).default(80),
+  /** …while their stakes in accepted matches stayed under this percent of those deposits. */
+  RISK_PLAY_PERCENT: wholeNumber(0, 1000).default(25),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -16,6 +16,7 @@ export const PAGES = {
   player: { pattern: /^\/players\/[^/]+$/, module: 'app/routes/player.tsx' },
   leaderboard: { pattern: /^\/leaderboard$/, module: 'app/routes/leaderboard.tsx' },
   admin: { pattern: /^\/admin$/, module: 'app/routes/admin.tsx' },
+  adminPlayer: { pattern: /^\/admin\/players\/[^/]+$/, module: 'app/routes/admin-player.tsx' },
   playResponsibly: { pattern: /^\/play-responsibly$/, module: 'app/routes/play-responsibly.tsx' },
   cryptoCheckout: {
     pattern: /^\/sandbox\/crypto\/[^/]+$/,

@@ -78,9 +78,22 @@ async function openProfileMenu(page: Page) {
   await page.getByRole('menu').waitFor();
 }
 
-/** On /admin: the newcomer's row of the USERS tab. */
-const newcomerRow = (page: Page, world: World) =>
-  page.getByRole('article', { name: world.usernames.newcomer, exact: true });
+/** On /admin: the newcomer's row of the USERS tab, which opens after OVERVIEW. */
+async function newcomerRow(page: Page, world: World) {
+  await page.getByRole('tab', { name: 'USERS' }).click();
+  return page.getByRole('article', { name: world.usernames.newcomer, exact: true });
+}
+
+/** From the RISK tab (everyone here signs in from one address) to the newcomer's own page. */
+async function newcomerPage(page: Page, world: World) {
+  await page.getByRole('tab', { name: 'RISK' }).click();
+  await page
+    .getByRole('region', { name: 'SHARED ADDRESS OR BROWSER', exact: true })
+    .getByRole('link', { name: world.usernames.newcomer, exact: true })
+    .first()
+    .click();
+  await page.getByRole('heading', { name: world.usernames.newcomer }).waitFor();
+}
 
 async function submitResults(page: Page, world: World) {
   await dialog('SUBMIT RESULTS', 'Submit Results')(page, world);
@@ -271,20 +284,33 @@ const SCREENS: Screen[] = [
     open: dialog('Request Payout'),
   },
   { name: 'admin, access denied', as: 'creator', path: '/admin' },
-  { name: 'admin, USERS', as: 'admin', path: '/admin' },
+  { name: 'admin, OVERVIEW', as: 'admin', path: '/admin' },
+  {
+    name: 'admin, OVERVIEW with a chart’s table and the custom range',
+    as: 'admin',
+    path: '/admin',
+    open: async (page) => {
+      await page.getByText('Table view: Money by day').click();
+      await page.getByRole('button', { name: 'CUSTOM' }).click();
+      await page.getByRole('form', { name: 'Custom range' }).waitFor();
+    },
+  },
+  { name: 'admin, USERS', as: 'admin', path: '/admin', open: tab('USERS') },
+  { name: 'admin, RISK', as: 'admin', path: '/admin', open: tab('RISK') },
+  { name: 'admin, a player’s page', as: 'admin', path: '/admin', open: newcomerPage },
   {
     name: 'admin, Modify Balance',
     as: 'admin',
     path: '/admin',
-    open: (page, world) =>
-      newcomerRow(page, world).getByRole('button', { name: 'MODIFY BALANCE' }).click(),
+    open: async (page, world) =>
+      (await newcomerRow(page, world)).getByRole('button', { name: 'MODIFY BALANCE' }).click(),
   },
   {
     name: 'admin, Delete User confirmation',
     as: 'admin',
     path: '/admin',
     open: async (page, world) => {
-      await newcomerRow(page, world).getByRole('button', { name: 'DELETE USER' }).click();
+      await (await newcomerRow(page, world)).getByRole('button', { name: 'DELETE USER' }).click();
       await page.getByRole('alertdialog').waitFor();
     },
   },

@@ -31,6 +31,7 @@ describe('the operator and a player in two browsers', () => {
     // USERS: the operator credits the player inline, with a reason for the audit log.
     await admin.page.goto('/admin');
     await admin.page.getByText('LEDGER OK').waitFor();
+    await admin.page.getByRole('tab', { name: 'USERS' }).click();
     const userRow = admin.page.getByRole('article', { name: player.username, exact: true });
     await userRow.getByRole('button', { name: 'MODIFY BALANCE' }).click();
     const form = userRow.getByRole('form', { name: `Modify balance of ${player.username}` });

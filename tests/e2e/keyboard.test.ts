@@ -184,6 +184,7 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
     }
     const match = await createChallenge('Mortal Kombat 1');
     await callApi(opponent.context, 'POST', `/api/challenges/${match}/accept`);
+    const { id: creatorId } = await callApi<{ id: number }>(creator.context, 'GET', '/api/user');
     const admin = await signIn(browser, app.baseUrl, ADMIN, viewport);
 
     const pages: Array<[string, Page, string]> = [
@@ -192,6 +193,7 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       ['the profile', creator.page, '/profile'],
       ['the limits page', creator.page, '/play-responsibly'],
       ['the admin dashboard', admin.page, '/admin'],
+      ['a player’s page, for the admin', admin.page, `/admin/players/${creatorId}`],
     ];
     for (const [name, page, path] of pages) {
       await page.goto(path);
@@ -203,7 +205,9 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       // Ten controls at the least, each reached on the way down and again on the way up.
       expect(await walker.tabThroughPage()).toBeGreaterThan(20);
     }
-  });
+    // Six long pages, each walked down and back up, one key at a time: the admin's OVERVIEW and
+    // a player's page added some hundred stops.
+  }, 150_000);
 
   it('tabs through the filtered lobby, a player page and the leaderboard, forwards and back', async () => {
     const creator = await registerPlayer(browser, app.baseUrl, viewport);

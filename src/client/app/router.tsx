@@ -28,6 +28,9 @@ const LeaderboardPage = lazyPage(() =>
   import('./routes/leaderboard.tsx').then((m) => m.LeaderboardPage),
 );
 const AdminPage = lazyPage(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
+const AdminPlayerPage = lazyPage(() =>
+  import('./routes/admin-player.tsx').then((m) => m.AdminPlayerPage),
+);
 const PlayResponsiblyPage = lazyPage(() =>
   import('./routes/play-responsibly.tsx').then((m) => m.PlayResponsiblyPage),
 );
@@ -44,6 +47,7 @@ const PAGE_COMPONENTS: Record<PageName, LazyPage<never>> = {
   player: PlayerPage,
   leaderboard: LeaderboardPage,
   admin: AdminPage,
+  adminPlayer: AdminPlayerPage,
   playResponsibly: PlayResponsiblyPage,
   cryptoCheckout: SandboxCryptoCheckoutPage,
   notFound: NotFoundPage,
@@ -96,6 +100,11 @@ export function AppRoutes() {
           <Route path="/play-responsibly" component={PlayResponsiblyPage} />
           <Route path="/admin">
             <ProtectedRoute>{(user) => <AdminPage user={user} />}</ProtectedRoute>
+          </Route>
+          <Route path="/admin/players/:id">
+            {({ id }) => (
+              <ProtectedRoute>{(user) => <AdminPlayerPage id={id} user={user} />}</ProtectedRoute>
+            )}
           </Route>
           <Route path="/sandbox/crypto/:paymentId">
             {({ paymentId }) => (

@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHALLENGE_SORTS, type ChallengeFilters } from '#shared/contracts/challenges.ts';
@@ -85,6 +84,7 @@ import { createAppContext } from '#server/context.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
 import { hitRateLimit, resetRateLimit } from '#server/lib/rate-limiter.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
+import { seqScansOf } from '#tests/helpers/query-plans.ts';
 import type { Database, DatabaseHandle } from './client.ts';
 import * as schema from './schema/index.ts';
 import { inTransaction } from './transaction.ts';
@@ -195,49 +195,8 @@ const FILL = [
   `analyze`,
 ];
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
-
-function sequentialScans(node: PlanNode): string[] {
-  const here = node['Node Type'] === 'Seq Scan' ? [node['Relation Name'] ?? '?'] : [];
-  return [...here, ...(node.Plans ?? []).flatMap(sequentialScans)];
-}
-
 let database: DatabaseHandle;
 let pool: pg.Pool;
-
-/**
- * The tables read by sequential scan in every plan `work` executed, each with its statement for
- * the report. The work runs on one connection with auto_explain logging the plan of each
- * statement to the client: the application's statements, and those that run inside the
- * database's functions (the money calls) and constraint triggers, which an EXPLAIN of the
- * application's statements would not show.
- */
-async function seqScansOf(work: (db: Database) => Promise<unknown>): Promise<string[]> {
-  const client = await pool.connect();
-  const plans: Array<{ 'Query Text': string; Plan: PlanNode }> = [];
-  const collect = (notice: { message?: string }) => {
-    const json = notice.message?.indexOf('{') ?? -1;
-    if (notice.message?.startsWith('duration:') && json >= 0) {
-      plans.push(JSON.parse(notice.message.slice(json)));
-    }
-  };
-  try {
-    await client.query(`load 'auto_explain'`);
-    await client.query(`set auto_explain.log_min_duration = 0;
-      set auto_explain.log_nested_statements = on; set auto_explain.log_format = json;
-      set client_min_messages = log`);
-    client.on('notice', collect);
-    await work(drizzle({ client, schema, casing: 'snake_case' }));
-  } finally {
-    client.off('notice', collect);
-    await client.query('reset client_min_messages; reset auto_explain.log_min_duration');
-    client.release();
-  }
-  expect(plans.length).toBeGreaterThan(0);
-  return plans.flatMap((plan) =>
-    sequentialScans(plan.Plan).map((table) => `${table} in: ${plan['Query Text']}`),
-  );
-}
 
 /** Each subset of the filter bar's four fields, as the bar sends them. */
 const LOBBY_FILTERS: Array<[string, ChallengeFilters]> = (() => {
@@ -657,6 +616,6 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
   ];
 
   it.each(shapes)('%s', async (_name, work) => {
-    expect(await seqScansOf(work)).toEqual([]);
+    expect(await seqScansOf(pool, work)).toEqual([]);
   });
 });

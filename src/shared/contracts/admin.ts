@@ -204,6 +204,10 @@ export const AUDIT_ACTIONS = [
   'user.close',
   /** An admin downloaded a year's tax report, with the players' names and addresses in it. */
   'tax_report.export',
+  /** An admin downloaded one of the CSV exports of DESIGN §14 (transfers, payments, …). */
+  'insights.export',
+  /** An admin wrote a note on a player's page (DESIGN §14). */
+  'player.note',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -56,16 +56,25 @@ describe('admin page access', () => {
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
     ).toEqual([
+      'OVERVIEW',
       'USERS',
       'COMPLETED CHALLENGES',
       'DISPUTES',
       'PAYOUTS',
       'ID VERIFICATION',
       'REPORTS',
+      'RISK',
       'TAX REPORT',
       'AUDIT LOG',
     ]);
     expect(await screen.findByText('LEDGER OK')).toBeInTheDocument();
+    // The overview opens first; this stand-in server has none to give.
+    expect(within(tabs).getByRole('tab', { name: 'OVERVIEW' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(await screen.findByText('COULD NOT LOAD THE OVERVIEW')).toBeInTheDocument();
+    await user.click(within(tabs).getByRole('tab', { name: 'USERS' }));
     expect(await screen.findByText('NO USERS FOUND')).toBeInTheDocument();
 
     await user.click(within(tabs).getByRole('tab', { name: 'COMPLETED CHALLENGES' }));

@@ -11,7 +11,7 @@ import { ledgerHealthQueryOptions } from '#client/features/admin/api/get-ledger-
 import { AdminDashboard } from '#client/features/admin/components/admin-dashboard.tsx';
 import { TwoFactorCard } from '#client/features/profile/components/two-factor-card.tsx';
 
-function AccessDenied() {
+export function AccessDenied() {
   return (
     <div className="flex min-h-[50dvh] flex-col items-center justify-center gap-5 text-center">
       <span className="flex size-16 items-center justify-center rounded-full border border-red-400/50 bg-red-400/10 text-red-300">

@@ -122,6 +122,10 @@ export const challenges = pgTable(
     index('challenges_accepted_at_idx')
       .on(table.acceptedAt)
       .where(sql`status = 'accepted'`),
+    // The overview's daily series (DESIGN §14): challenges made, accepted and reported by day.
+    index('challenges_created_at_idx').on(table.createdAt),
+    index('challenges_accepted_on_idx').on(table.acceptedAt),
+    index('challenges_completed_at_idx').on(table.completedAt),
     check('challenges_amount_positive', sql`${table.amountCents} > 0`),
     check(
       'challenges_status_known',

@@ -1,3 +1,4 @@
+export * from './admin-notes.ts';
 export * from './account-security.ts';
 export * from './audit-log.ts';
 export * from './challenges.ts';

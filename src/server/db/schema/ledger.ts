@@ -76,6 +76,8 @@ export const ledgerTransfers = pgTable(
       .where(sql`reverses_transfer_id is not null`),
     // The transfers that can credit a winner's wallet (a settlement paid out at once, a held
     // credit released), by time: the admin's tax report reads one calendar year of them.
+    // The transfers export (DESIGN §14) reads a date range of transfers in order.
+    index('ledger_transfers_created_at_idx').on(table.createdAt, table.id),
     index('ledger_transfers_prize_credits_idx')
       .on(table.createdAt)
       .where(sql`reference_type = 'challenge' and kind in ('settlement', 'review_release')`),
@@ -100,6 +102,13 @@ export const ledgerPostings = pgTable(
   (table) => [
     index('ledger_postings_account_id_idx').on(table.accountId, table.id),
     index('ledger_postings_transfer_id_idx').on(table.transferId),
+    // The overview's daily money (DESIGN §14): one account's postings over a date range, the
+    // amount in the index so that summing a day never visits the table.
+    index('ledger_postings_account_created_idx').on(
+      table.accountId,
+      table.createdAt,
+      table.amountCents,
+    ),
     check('ledger_postings_non_zero', sql`${table.amountCents} <> 0`),
   ],
 );

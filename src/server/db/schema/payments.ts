@@ -96,6 +96,8 @@ export const payments = pgTable(
       .on(table.userId, table.requestKey)
       .where(sql`${table.requestKey} is not null`),
     index('payments_status_idx').on(table.status, table.id),
+    // The payments export (DESIGN §14) reads a date range of payments in order.
+    index('payments_created_at_idx').on(table.createdAt, table.id),
     index('payments_next_check_idx')
       .on(table.nextCheckAt)
       .where(sql`${table.status} = 'pending'`),

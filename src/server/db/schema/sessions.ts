@@ -31,6 +31,8 @@ export const sessions = pgTable(
     uniqueIndex('sessions_id_key').on(table.id),
     index('sessions_user_id_idx').on(table.userId),
     index('sessions_expires_at_idx').on(table.expiresAt),
+    // The risk tab (DESIGN §14) groups the sessions used in its window by address and browser.
+    index('sessions_last_seen_at_idx').on(table.lastSeenAt),
   ],
 );
 

@@ -64,6 +64,8 @@ export const users = pgTable(
     uniqueIndex('users_username_lower_key').on(sql`lower(${table.username})`),
     // The opponent field's suggestions: usernames by their first letters, in any case.
     index('users_username_prefix_idx').on(sql`lower(${table.username}) text_pattern_ops`),
+    // The overview's registrations by day (DESIGN §14).
+    index('users_created_at_idx').on(table.createdAt),
     check(
       'users_play_break_whole',
       sql`(${table.playBreakKind} is null) = (${table.playBreakUntil} is null)`,

@@ -35,7 +35,7 @@ async function readAll<T, K>(
   }
 }
 
-function toPaymentRecord(payment: Payment): PaymentRecord {
+export function toPaymentRecord(payment: Payment): PaymentRecord {
   return {
     id: payment.id,
     method: payment.method,

@@ -12,6 +12,7 @@ import {
 import { centsToDecimalString, centsToDollarNumber } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
+import { spreadsheetText } from '../../lib/spreadsheet-text.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import {
@@ -41,22 +42,13 @@ function toRow(entry: TaxReportEntry): TaxReportRow {
   };
 }
 
-/**
- * A text a spreadsheet would not run: a cell that starts with `=`, `+`, `-`, `@`, a tab or a
- * carriage return is a formula to Excel and its kin (OWASP, "CSV injection"), and a player types
- * their own e-mail address. A leading apostrophe makes it text again.
- */
-export function spreadsheetText(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
 /** One CSV record, its fields in `TAX_REPORT_CSV_COLUMNS` order; money as exact decimal dollars. */
 function toCsvRecord(year: number, entry: TaxReportEntry): Record<string, string | number> {
   return {
     year,
     user_id: entry.userId,
     username: spreadsheetText(entry.username),
-    email: spreadsheetText(entry.email ?? ''),
+    email: spreadsheetText(entry.email),
     account_closed: entry.accountClosed ? 'yes' : 'no',
     prizes: entry.prizes,
     prizes_credited: centsToDecimalString(entry.prizeCents),

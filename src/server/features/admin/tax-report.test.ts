@@ -25,7 +25,7 @@ import {
 } from '../compliance/tax-report.ts';
 import { deletedUsername } from '../users/close-account.ts';
 import { auditEntriesFor, signInAdmin } from './testing/admin-agent.ts';
-import { spreadsheetText } from './tax-report-routes.ts';
+import { spreadsheetText } from '../../lib/spreadsheet-text.ts';
 
 /**
  * The tax report of DESIGN §11 (issue 19): per calendar year (UTC), each player's prizes credited

@@ -8,7 +8,7 @@ export interface AuditRecord {
   actorUserId: number;
   action: AuditAction;
   target: {
-    type: 'user' | 'payout' | 'challenge' | 'verification' | 'report' | 'tax_report';
+    type: 'user' | 'payout' | 'challenge' | 'verification' | 'report' | 'tax_report' | 'export';
     id: number | string;
   };
   details: AuditDetails;

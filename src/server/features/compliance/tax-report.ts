@@ -13,6 +13,9 @@ export function taxYear(year: number): TaxYear {
   return { year, from: new Date(Date.UTC(year, 0, 1)), to: new Date(Date.UTC(year + 1, 0, 1)) };
 }
 
+/** The instants a report covers: a tax year, or any range the admin exports (DESIGN §14). */
+export type TaxPeriod = Pick<TaxYear, 'from' | 'to'>;
+
 /** One player's winnings in a tax year; money in cents. */
 export interface TaxReportEntry {
   userId: number;
@@ -64,7 +67,7 @@ function toEntry(row: EntryRow): TaxReportEntry {
  * The kinds and the reference type are written into the statement, not bound: only then can the
  * planner use the partial index `ledger_transfers_prize_credits_idx` for every execution.
  */
-function taxReportQuery({ from, to }: TaxYear, thresholdCents: bigint): SQL {
+function taxReportQuery({ from, to }: TaxPeriod, thresholdCents: bigint): SQL {
   return sql`
     select u.id as user_id, u.username, u.email, u.deleted_at is not null as account_closed,
       count(*)::int as prizes,
@@ -97,7 +100,7 @@ export async function listTaxReport(
 /** The same rows a batch at a time, for the CSV download: never the whole report in memory. */
 export async function* streamTaxReport(
   database: DatabaseHandle,
-  year: TaxYear,
+  year: TaxPeriod,
   thresholdCents: bigint,
   batchSize = 500,
 ): AsyncGenerator<TaxReportEntry, void, undefined> {

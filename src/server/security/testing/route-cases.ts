@@ -567,6 +567,54 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   'GET /api/admin/tax-report.csv': [
     { request: () => get('/api/admin/tax-report.csv?year=2026'), expect: adminOnly(200) },
   ],
+  'GET /api/admin/overview': [
+    {
+      request: () => get('/api/admin/overview?from=2026-11-01&to=2026-11-30'),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/exports/transfers.csv': [
+    {
+      request: () => get('/api/admin/exports/transfers.csv?from=2026-11-01&to=2026-11-30'),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/exports/payments.csv': [
+    {
+      request: () => get('/api/admin/exports/payments.csv?from=2026-11-01&to=2026-11-30'),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/exports/payouts.csv': [
+    {
+      request: () => get('/api/admin/exports/payouts.csv?from=2026-11-01&to=2026-11-30'),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/exports/tax.csv': [
+    {
+      request: () => get('/api/admin/exports/tax.csv?from=2026-01-01&to=2026-12-31'),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/risk': [{ request: () => get('/api/admin/risk'), expect: adminOnly(200) }],
+  'GET /api/admin/players/:id': [
+    {
+      target: 'player',
+      request: (w) => get(`/api/admin/players/${w.actor('player').id}`),
+      expect: adminOnly(200),
+    },
+  ],
+  'POST /api/admin/players/:id/notes': [
+    {
+      target: 'player',
+      request: (w) =>
+        post(`/api/admin/players/${w.actor('player').id}/notes`, {
+          body: 'Asked for ID after three deposits in an hour',
+        }),
+      expect: adminOnly(201),
+    },
+  ],
   'GET /api/admin/challenges': [
     { request: () => get('/api/admin/challenges'), expect: adminOnly(200) },
   ],

@@ -9,6 +9,7 @@ import { toast } from '#client/lib/toast.ts';
 import { adminErrorToast } from '../lib/admin-error-toast.ts';
 import { adminChallengesQueryKey } from './get-admin-challenges.ts';
 import { adminUsersQueryKey } from './get-admin-users.ts';
+import { playersQueryKey } from './get-player.ts';
 import { refreshAdminViews } from './invalidate-admin.ts';
 
 export interface SuspendUserInput extends SuspendUserBody {
@@ -34,7 +35,11 @@ export function useSuspendUser() {
     mutationFn: suspendUser,
     onSuccess: (summary) => {
       toast({ title: summary.message, description: describeSuspension(summary) });
-      void refreshAdminViews(queryClient, [adminUsersQueryKey, adminChallengesQueryKey]);
+      void refreshAdminViews(queryClient, [
+        adminUsersQueryKey,
+        adminChallengesQueryKey,
+        playersQueryKey,
+      ]);
     },
     onError: (error) => adminErrorToast(error, 'Failed to suspend user'),
   });

@@ -3,37 +3,45 @@ import { AuditLogTab } from './audit-log-tab.tsx';
 import { CompletedChallengesTab } from './completed-challenges-tab.tsx';
 import { DisputesTab } from './disputes-tab.tsx';
 import { LedgerHealthLine } from './ledger-health-line.tsx';
+import { OverviewTab } from './overview-tab.tsx';
 import { PayoutsTab } from './payouts-tab.tsx';
 import { ReportsTab } from './reports-tab.tsx';
+import { RiskTab } from './risk-tab.tsx';
 import { TaxReportTab } from './tax-report-tab.tsx';
 import { UsersTab } from './users-tab.tsx';
 import { VerificationsTab } from './verifications-tab.tsx';
 
 /**
- * SPEC §2's USERS and COMPLETED CHALLENGES, the operator's queues issue 6 adds, the players'
- * reports (DESIGN §10) and the tax report (DESIGN §11). Eight tabs do not fit a 390 px phone, so
- * the tab list scrolls sideways inside its own strip (the page never does); arrow keys move
- * between tabs and bring the focused one into view.
+ * The operator's OVERVIEW first (DESIGN §14), then SPEC §2's USERS and COMPLETED CHALLENGES, the
+ * operator's queues issue 6 adds, the players' reports (DESIGN §10), the RISK signals (DESIGN
+ * §14) and the tax report (DESIGN §11). Ten tabs do not fit a 390 px phone, so the tab list
+ * scrolls sideways inside its own strip (the page never does); arrow keys move between tabs and
+ * bring the focused one into view.
  */
 export function AdminDashboard({ viewerId }: { viewerId: number }) {
   return (
     <>
       <LedgerHealthLine />
-      <Tabs defaultValue="users">
+      <Tabs defaultValue="overview">
         <div className="-mx-4 overflow-x-auto px-4 pb-1 sm:mx-0 sm:px-0">
           {/* Columns sized to their labels (not equal, as two tabs use): the longest label would
-              otherwise widen all eight past the page. Spare width on a desktop is shared out. */}
+              otherwise widen all ten past the page. Spare width on a desktop is shared out. */}
           <TabsList aria-label="Admin sections" className="w-full min-w-max auto-cols-auto!">
+            <TabsTrigger value="overview">OVERVIEW</TabsTrigger>
             <TabsTrigger value="users">USERS</TabsTrigger>
             <TabsTrigger value="completed">COMPLETED CHALLENGES</TabsTrigger>
             <TabsTrigger value="disputes">DISPUTES</TabsTrigger>
             <TabsTrigger value="payouts">PAYOUTS</TabsTrigger>
             <TabsTrigger value="verifications">ID VERIFICATION</TabsTrigger>
             <TabsTrigger value="reports">REPORTS</TabsTrigger>
+            <TabsTrigger value="risk">RISK</TabsTrigger>
             <TabsTrigger value="tax">TAX REPORT</TabsTrigger>
             <TabsTrigger value="audit">AUDIT LOG</TabsTrigger>
           </TabsList>
         </div>
+        <TabsContent value="overview">
+          <OverviewTab />
+        </TabsContent>
         <TabsContent value="users">
           <UsersTab viewerId={viewerId} />
         </TabsContent>
@@ -51,6 +59,9 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
         </TabsContent>
         <TabsContent value="reports">
           <ReportsTab />
+        </TabsContent>
+        <TabsContent value="risk">
+          <RiskTab />
         </TabsContent>
         <TabsContent value="tax">
           <TaxReportTab />

@@ -88,9 +88,15 @@ function callsTo(fetchMock: ReturnType<typeof stubFetch>, method: string, path: 
   );
 }
 
-async function playerRow() {
-  const user = userEvent.setup();
+/** /admin opens on OVERVIEW: the USERS tab is one click away. */
+async function openUsersTab(user = userEvent.setup()) {
   renderApp('/admin');
+  await user.click(await screen.findByRole('tab', { name: 'USERS' }));
+  return user;
+}
+
+async function playerRow() {
+  const user = await openUsersTab();
   const row = await screen.findByRole('article', { name: 'ace_player' });
   return { user, row };
 }
@@ -103,7 +109,7 @@ async function openModify(user: ReturnType<typeof userEvent.setup>, row: HTMLEle
 describe('admin users', () => {
   it('lists each user with username, balance and the ADMIN tag', async () => {
     serve();
-    renderApp('/admin');
+    await openUsersTab();
 
     const list = await screen.findByRole('list', { name: 'Users' });
     const operator = within(list).getByRole('article', { name: 'operator' });

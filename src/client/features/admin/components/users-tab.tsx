@@ -12,7 +12,7 @@ import { ModifyBalanceForm } from './modify-balance-form.tsx';
 import { PagedList, pagedQuery } from './paged-list.tsx';
 import { SuspendUserDialog } from './suspend-user-dialog.tsx';
 
-function UnsuspendButton({ user }: { user: AdminUser }) {
+export function UnsuspendButton({ user }: { user: AdminUser }) {
   const unsuspend = useUnsuspendUser();
   return (
     <Button

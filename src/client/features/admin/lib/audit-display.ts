@@ -17,6 +17,8 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.deposit_limits': 'Deposit limits changed',
   'user.close': 'Account closed by the player',
   'tax_report.export': 'Tax report downloaded',
+  'insights.export': 'Export downloaded',
+  'player.note': 'Note on a player',
 };
 
 export function auditActionLabel(action: AuditAction): string {

@@ -1,0 +1,86 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import type { Risk } from '#shared/contracts/insights.ts';
+import { OPERATOR } from '#client/test-utils/admin.ts';
+import { parseRequestUrl } from '#client/test-utils/challenges.ts';
+import { jsonResponse, renderApp, stubFetch } from '#client/test-utils/render-app.tsx';
+
+// The route is a lazily loaded chunk; loading it once here keeps the first test's wait short.
+beforeAll(async () => {
+  await import('#client/app/routes/admin.tsx');
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const RISK: Risk = {
+  windowDays: 30,
+  thresholds: {
+    sharedAccountsMin: 2,
+    pairMatchesMin: 5,
+    pairWinShareMin: 0.9,
+    withdrawnShareMin: 0.8,
+    playShareMax: 0.25,
+  },
+  sharedDevices: [
+    {
+      kind: 'address',
+      value: '203.0.113.7',
+      players: [
+        { id: 11, username: 'twin_one' },
+        { id: 12, username: 'twin_two' },
+      ],
+    },
+  ],
+  lopsidedPairs: [
+    {
+      winner: { id: 21, username: 'taker' },
+      loser: { id: 22, username: 'dumper' },
+      matches: 10,
+      winnerWins: 9,
+      amountMoved: 175,
+    },
+  ],
+  unplayedWithdrawals: [],
+};
+
+describe('the admin RISK tab', () => {
+  it('lists each signal with links to the player pages, and says when one found nothing', async () => {
+    stubFetch((request) => {
+      const { path } = parseRequestUrl(request.url);
+      if (path === '/api/user') return jsonResponse(200, OPERATOR);
+      if (path === '/api/admin/risk') return jsonResponse(200, RISK);
+      if (path === '/api/admin/ledger-health') {
+        return jsonResponse(200, { ok: true, problems: [], checkedAt: '2025-03-14T12:00:00Z' });
+      }
+      return jsonResponse(200, []);
+    });
+    const user = userEvent.setup();
+    const { history } = renderApp('/admin');
+    await user.click(await screen.findByRole('tab', { name: 'RISK' }));
+
+    const shared = await screen.findByRole('region', {
+      name: 'SHARED ADDRESS OR BROWSER',
+    });
+    expect(shared).toHaveTextContent(
+      'Accounts seen on one address or with one browser in the last 30 days (2 or more).',
+    );
+    expect(within(shared).getByRole('row', { name: /203\.0\.113\.7/ })).toHaveTextContent(
+      'address203.0.113.7twin_onetwin_two',
+    );
+    const pairs = screen.getByRole('region', { name: 'ONE-SIDED PAIRS' });
+    expect(within(pairs).getByRole('row', { name: /taker/ })).toHaveTextContent(
+      'takerdumper9 of 10$175.00',
+    );
+    const unplayed = screen.getByRole('region', {
+      name: 'DEPOSITS WITHDRAWN UNPLAYED',
+    });
+    expect(unplayed).toHaveTextContent('Nothing found.');
+
+    await user.click(within(pairs).getByRole('link', { name: 'dumper' }));
+    expect(history.at(-1)).toBe('/admin/players/22');
+  });
+});

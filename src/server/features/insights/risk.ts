@@ -1,0 +1,209 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+
+/** The thresholds of the three signals (DESIGN §14), from the RISK_* settings. */
+export interface RiskSettings {
+  windowDays: number;
+  sharedAccountsMin: number;
+  pairMatchesMin: number;
+  pairWinPercent: number;
+  withdrawnPercent: number;
+  playPercent: number;
+}
+
+export interface RiskPlayerRow {
+  id: number;
+  username: string;
+}
+
+export interface SharedDevice {
+  kind: 'address' | 'browser';
+  value: string;
+  players: RiskPlayerRow[];
+}
+
+export interface LopsidedPair {
+  winner: RiskPlayerRow;
+  loser: RiskPlayerRow;
+  matches: number;
+  winnerWins: number;
+  amountMovedCents: bigint;
+}
+
+export interface UnplayedWithdrawal {
+  player: RiskPlayerRow;
+  depositedCents: bigint;
+  withdrawnCents: bigint;
+  stakedCents: bigint;
+}
+
+/** Each list shows at most this many rows, the strongest first. */
+const ROWS_SHOWN = 100;
+
+function windowStart(now: Date, settings: RiskSettings): string {
+  return new Date(now.getTime() - settings.windowDays * 86_400_000).toISOString();
+}
+
+function players(ids: number[], names: string[]): RiskPlayerRow[] {
+  return ids.map((id, index) => ({ id: Number(id), username: names[index] ?? '' }));
+}
+
+/**
+ * Accounts seen on one address, or with one browser (its User-Agent), in sessions used within
+ * the window. Sessions end at sign-out, so this sees the browsers still signed in or used lately,
+ * not every sign-in ever made (decision record 0018).
+ */
+export async function findSharedDevices(
+  db: Executor,
+  settings: RiskSettings,
+  now: Date,
+): Promise<SharedDevice[]> {
+  const since = windowStart(now, settings);
+  const rows = await queryRows<{
+    kind: 'address' | 'browser';
+    value: string;
+    ids: number[];
+    names: string[];
+  }>(
+    db,
+    sql`
+      with seen as (
+        select 'address' as kind, ip_address as value, user_id from sessions
+          where last_seen_at >= ${since}::timestamptz and ip_address is not null
+        union
+        select 'browser', user_agent, user_id from sessions
+          where last_seen_at >= ${since}::timestamptz and user_agent is not null
+      )
+      select s.kind, s.value, array_agg(s.user_id order by s.user_id) as ids,
+        array_agg((select u.username from users u where u.id = s.user_id) order by s.user_id)
+          as names
+      from seen s
+      group by s.kind, s.value
+      having count(*) >= ${settings.sharedAccountsMin}
+      order by count(*) desc, s.kind, s.value
+      limit ${ROWS_SHOWN}`,
+  );
+  return rows.map((row) => ({
+    kind: row.kind,
+    value: row.value,
+    players: players(row.ids, row.names),
+  }));
+}
+
+/**
+ * Pairs of players with many finished matches against each other in the window, one side
+ * winning nearly all: money that moves one way between friends (chip dumping).
+ */
+export async function findLopsidedPairs(
+  db: Executor,
+  settings: RiskSettings,
+  now: Date,
+): Promise<LopsidedPair[]> {
+  const since = windowStart(now, settings);
+  const rows = await queryRows<{
+    low_id: number;
+    high_id: number;
+    matches: number;
+    low_wins: number;
+    high_wins: number;
+    to_low: string;
+    low_name: string;
+    high_name: string;
+  }>(
+    db,
+    sql`
+      with pair as (
+        select least(creator_id, acceptor_id) as low_id, greatest(creator_id, acceptor_id) as high_id,
+          count(*)::int as matches,
+          count(*) filter (where winner_id = least(creator_id, acceptor_id))::int as low_wins,
+          count(*) filter (where winner_id = greatest(creator_id, acceptor_id))::int as high_wins,
+          sum(case when winner_id = least(creator_id, acceptor_id) then amount_cents
+                   when winner_id = greatest(creator_id, acceptor_id) then -amount_cents
+                   else 0 end)::text as to_low
+        from challenges
+        where completed_at >= ${since}::timestamptz and status = 'completed'
+          and acceptor_id is not null
+        group by 1, 2
+      )
+      select pair.*, low.username as low_name, high.username as high_name
+      from pair
+      join users low on low.id = pair.low_id
+      join users high on high.id = pair.high_id
+      where pair.matches >= ${settings.pairMatchesMin}
+        and greatest(pair.low_wins, pair.high_wins) * 100 >= ${settings.pairWinPercent} * pair.matches
+      order by pair.matches desc, pair.low_id, pair.high_id
+      limit ${ROWS_SHOWN}`,
+  );
+  return rows.map((row) => {
+    const low = { id: Number(row.low_id), username: row.low_name };
+    const high = { id: Number(row.high_id), username: row.high_name };
+    const lowWon = row.low_wins >= row.high_wins;
+    const toLow = BigInt(row.to_low);
+    return {
+      winner: lowWon ? low : high,
+      loser: lowWon ? high : low,
+      matches: Number(row.matches),
+      winnerWins: Number(lowWon ? row.low_wins : row.high_wins),
+      amountMovedCents: lowWon ? toLow : -toLow,
+    };
+  });
+}
+
+/**
+ * Players who, in the window, had deposits credited and asked to withdraw most of them (payouts
+ * not failed) while their stakes in accepted matches stayed a small part of those deposits: money
+ * passed through the platform rather than played (DESIGN §14).
+ */
+export async function findUnplayedWithdrawals(
+  db: Executor,
+  settings: RiskSettings,
+  now: Date,
+): Promise<UnplayedWithdrawal[]> {
+  const since = windowStart(now, settings);
+  const rows = await queryRows<{
+    user_id: number;
+    username: string;
+    deposited: string;
+    withdrawn: string;
+    staked: string;
+  }>(
+    db,
+    sql`
+      with deposited as (
+        select user_id, sum(credited_amount_cents) as cents from payments
+          where created_at >= ${since}::timestamptz and status = 'credited'
+          group by user_id
+      ),
+      withdrawn as (
+        select user_id, sum(amount_cents) as cents from payouts
+          where created_at >= ${since}::timestamptz and status <> 'failed'
+          group by user_id
+      ),
+      staked as (
+        select user_id, sum(amount_cents) as cents from (
+          select creator_id as user_id, amount_cents from challenges
+            where accepted_at >= ${since}::timestamptz
+          union all
+          select acceptor_id, amount_cents from challenges
+            where accepted_at >= ${since}::timestamptz
+        ) stakes
+        group by user_id
+      )
+      select u.id as user_id, u.username, d.cents::text as deposited, w.cents::text as withdrawn,
+        coalesce(s.cents, 0)::text as staked
+      from deposited d
+      join withdrawn w on w.user_id = d.user_id
+      left join staked s on s.user_id = d.user_id
+      join users u on u.id = d.user_id
+      where w.cents * 100 >= d.cents * ${settings.withdrawnPercent}
+        and coalesce(s.cents, 0) * 100 < d.cents * ${settings.playPercent}
+      order by w.cents desc, u.id
+      limit ${ROWS_SHOWN}`,
+  );
+  return rows.map((row) => ({
+    player: { id: Number(row.user_id), username: row.username },
+    depositedCents: BigInt(row.deposited),
+    withdrawnCents: BigInt(row.withdrawn),
+    stakedCents: BigInt(row.staked),
+  }));
+}
