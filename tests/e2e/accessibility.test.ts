@@ -158,6 +158,12 @@ const SCREENS: Screen[] = [
   { name: 'home, profile menu', as: 'creator', path: '/', open: openProfileMenu },
   { name: 'home, Create Challenge', as: 'creator', path: '/', open: dialog('Create Challenge') },
   {
+    name: 'home, Quick Match',
+    as: 'creator',
+    path: '/',
+    open: dialog('QUICK MATCH', 'Quick Match'),
+  },
+  {
     name: 'home, Submit Scores',
     as: 'creator',
     path: '/',
