@@ -267,27 +267,30 @@ export function acceptedNews(challengeId: SQL): { title: SQL; body: SQL; dedupeK
 }
 
 /**
+ * The player's row (id and username) if their suspension and break are still as `seen`, locked
+ * `for key share`; no row otherwise, and the call built on it does nothing. A suspension or a
+ * break cancels its player's open challenges in its own transaction, holding their row `for
+ * update`: this lock waits for it and then finds the row changed, or holds it off until the call
+ * has committed, where the sweep then finds what the call made.
+ */
+function playerAsSeen(userId: number, seen: SeenStanding): SQL {
+  return sql`select u.id, u.username from users u
+      where u.id = ${userId}::integer
+        and u.suspended_at is not distinct from ${seen.suspendedAt?.toISOString() ?? null}::timestamptz
+        and u.suspended_until is not distinct from ${seen.suspendedUntil?.toISOString() ?? null}::timestamptz
+        and u.play_break_until is not distinct from ${seen.playBreakUntil?.toISOString() ?? null}::timestamptz
+      for key share`;
+}
+
+/**
  * Inserts an open challenge and posts the creator's stake into its escrow, provided the
  * creator's suspension and break are still as `seen`; otherwise it answers no row and creates
  * nothing.
  */
 export function createChallengeCall(challenge: NewChallenge, seen: SeenStanding): SQL {
-  // A suspension or a break cancels its player's open challenges in its own transaction,
-  // holding their row `for update`: the key-share lock here waits for it and then finds the row
-  // changed, or holds it off until this challenge has committed, where the sweep then finds it.
-  const seenAt = seen.suspendedAt?.toISOString() ?? null;
-  const seenUntil = seen.suspendedUntil?.toISOString() ?? null;
-  const seenBreakUntil = seen.playBreakUntil?.toISOString() ?? null;
   const id = sql`call.challenge_id`;
   const stake = formatCents(challenge.stakeCents);
-  return sql`with creator as materialized (
-      select u.id, u.username from users u
-      where u.id = ${challenge.creatorId}::integer
-        and u.suspended_at is not distinct from ${seenAt}::timestamptz
-        and u.suspended_until is not distinct from ${seenUntil}::timestamptz
-        and u.play_break_until is not distinct from ${seenBreakUntil}::timestamptz
-      for key share
-    ),
+  return sql`with creator as materialized (${playerAsSeen(challenge.creatorId, seen)}),
     call as materialized (
       select c.*, creator.username as creator_name from creator, lateral challenge_create(
         creator.id, ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
@@ -324,17 +327,7 @@ export interface QuickMatchTerms {
  * mail, or opens one; guarded by the player's standing as a creation is.
  */
 export function quickMatchCall(terms: QuickMatchTerms, seen: SeenStanding): SQL {
-  const seenAt = seen.suspendedAt?.toISOString() ?? null;
-  const seenUntil = seen.suspendedUntil?.toISOString() ?? null;
-  const seenBreakUntil = seen.playBreakUntil?.toISOString() ?? null;
-  return sql`with player as materialized (
-      select u.id from users u
-      where u.id = ${terms.playerId}::integer
-        and u.suspended_at is not distinct from ${seenAt}::timestamptz
-        and u.suspended_until is not distinct from ${seenUntil}::timestamptz
-        and u.play_break_until is not distinct from ${seenBreakUntil}::timestamptz
-      for key share
-    ),
+  return sql`with player as materialized (${playerAsSeen(terms.playerId, seen)}),
     call as materialized (
       select q.* from player, lateral challenge_quick_match(player.id,
         ${terms.stakeCents.toString()}::bigint, ${terms.game}::text, ${terms.gamerTag}::text,
