@@ -90,6 +90,11 @@ export interface BuildAppOptions {
    */
   reconcilePaymentsEveryMs?: number;
   /**
+   * How often this instance's payout sender looks for due payouts (DESIGN §15); unset, none runs
+   * (tests call its pass themselves). The server sets it.
+   */
+  sendPayoutsEveryMs?: number;
+  /**
    * How often results whose review ended are released and matches out of time refunded; unset,
    * no worker runs (tests call its pass themselves). The server sets it.
    */
@@ -240,7 +245,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminRoutes(ctx));
   await app.register(auditRoutes(ctx));
   await app.register(insightsRoutes(ctx));
-  await app.register(payoutRoutes(ctx));
+  await app.register(payoutRoutes(ctx, { sendEveryMs: options.sendPayoutsEveryMs }));
   await app.register(
     paymentRoutes(
       ctx,

@@ -1,6 +1,7 @@
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { parseAmount, type Cents } from '#shared/money.ts';
+import { PAYOUT_COIN_CODES } from '#shared/payout-coins.ts';
 import { DEFAULT_EXCLUDED_STATES, isStateCode, type StateCode } from '#shared/us-states.ts';
 import type { ProxyTrust } from './lib/trusted-proxy.ts';
 
@@ -61,6 +62,23 @@ const excludedStates = z.string().transform((text, ctx): StateCode[] => {
 });
 
 /** A whole number from `min` to `max`, read from its decimal text. */
+const payoutCurrencies = z.string().transform((text, ctx): string[] => {
+  const codes = [...new Set(text.split(',').map((entry) => entry.trim().toLowerCase()))].filter(
+    Boolean,
+  );
+  const unknown = codes.filter((code) => !PAYOUT_COIN_CODES.includes(code));
+  if (codes.length === 0 || unknown.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be coins separated by commas, of ${PAYOUT_COIN_CODES.join(', ')}${
+        unknown.length > 0 ? ` (not ${unknown.join(', ')})` : ''
+      }`,
+    });
+    return z.NEVER;
+  }
+  return codes;
+});
+
 function wholeNumber(min: number, max: number) {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
@@ -154,6 +172,18 @@ const envSchema = z.object({
   NOWPAYMENTS_API_BASE: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .default('https://api.nowpayments.io'),
+  /**
+   * The NOWPayments account's sign-in and its 2FA app's base32 secret: with them (and the API
+   * key) payouts are sent through NOWPayments (DESIGN §15). Set all three or none.
+   */
+  NOWPAYMENTS_EMAIL: z
+    .email({ error: 'must be the e-mail address of the NOWPayments account' })
+    .optional(),
+  NOWPAYMENTS_PASSWORD: z.string().min(1).optional(),
+  NOWPAYMENTS_2FA_SECRET: z
+    .string()
+    .regex(/^[A-Z2-7]{16,128}=*$/, "must be the base32 secret of the account's 2FA app")
+    .optional(),
   NOWPAYMENTS_PAY_CURRENCY: z
     .string()
     .regex(/^[a-z0-9]{2,20}$/, 'must be a NOWPayments currency code such as btc')
@@ -211,6 +241,10 @@ const envSchema = z.object({
   KYC_REQUIRED_FOR_PAYOUT: booleanFlag.default(true),
   /** The most one player's payouts may total in any 24 hours, in dollars (DESIGN §11). */
   PAYOUT_DAILY_LIMIT: dollarAmount.default(250_000n),
+  /** The coins payouts are offered in, as NOWPayments names them (DESIGN §15). */
+  PAYOUT_CURRENCIES: payoutCurrencies.default(['usdttrc20', 'btc', 'eth', 'ltc']),
+  /** The largest payout sent without an admin's look, in dollars (DESIGN §15). */
+  AUTO_PAYOUT_MAX: dollarAmount.default(50_000n),
   /**
    * The net winnings in one calendar year (prizes credited − the stakes of those challenges) at
    * which a player is listed in the admin's tax report, in dollars (DESIGN §11).
@@ -252,6 +286,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   // Checked apart from the schema so that it is reported together with every other problem.
   if (Boolean(present.ADMIN_USERNAME) !== Boolean(present.ADMIN_PASSWORD)) {
     problems.push('ADMIN_PASSWORD: ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
+  }
+  const payoutSignIn = [
+    present.NOWPAYMENTS_EMAIL,
+    present.NOWPAYMENTS_PASSWORD,
+    present.NOWPAYMENTS_2FA_SECRET,
+  ].filter(Boolean).length;
+  if (payoutSignIn !== 0 && payoutSignIn !== 3) {
+    problems.push(
+      'NOWPAYMENTS_2FA_SECRET: NOWPAYMENTS_EMAIL, NOWPAYMENTS_PASSWORD and NOWPAYMENTS_2FA_SECRET must be set together',
+    );
   }
   // Stripe Elements needs the publishable key of the same account as the secret key.
   if (Boolean(present.STRIPE_SECRET_KEY) !== Boolean(present.STRIPE_PUBLISHABLE_KEY)) {

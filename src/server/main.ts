@@ -13,6 +13,8 @@ import { createLocalBus, createPostgresBus } from './lib/event-bus.ts';
 const SHUTDOWN_GRACE_MS = 10_000;
 // Pending payments are asked about at most this often (reconcile.ts sets how long each waits).
 const PAYMENT_RECONCILE_INTERVAL_MS = 30_000;
+/** A queued payout waits at most this long for a sender when no instance was woken for it. */
+const PAYOUT_SEND_INTERVAL_MS = 5_000;
 
 function readEnv(): Env {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
     bus,
     logger: loggerOptions(env),
     reconcilePaymentsEveryMs: PAYMENT_RECONCILE_INTERVAL_MS,
+    sendPayoutsEveryMs: PAYOUT_SEND_INTERVAL_MS,
     fairPlayEveryMs: FAIR_PLAY_INTERVAL_MS,
     ...(env.SMTP_URL ? { mailTransport: smtpTransport(env.SMTP_URL, env.MAIL_FROM) } : {}),
   });

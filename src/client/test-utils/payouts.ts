@@ -13,6 +13,16 @@ export function makePayout(overrides: Partial<PayoutView> = {}): PayoutView {
     createdAt: '2025-03-14T12:00:00.000Z',
     completedAt: null,
     failureReason: null,
+    stage: 'review',
+    stageReason: 'details to check by hand',
+    currency: null,
+    address: null,
+    extraId: null,
+    coinAmount: null,
+    coinRate: null,
+    txHash: null,
+    explorerUrl: null,
+    sentAt: null,
     ...overrides,
   };
 }

@@ -165,9 +165,10 @@ const FILL = [
   `insert into rate_limit_hits (bucket, window_start, hits)
      select 'login:ip:10.0.' || (g / 250) || '.' || (g % 250), date_trunc('minute', now()), 1
      from generate_series(1, ${ROWS}) g`,
-  `insert into payouts (user_id, amount_cents, status, payment_method, payment_details,
+  `insert into payouts (user_id, amount_cents, status, stage, payment_method, payment_details,
        phone_number, failure_reason, decided_by, decided_at, completed_at)
-     select g, 100, case when g % 50 = 0 then 'pending' else 'completed' end, 'paypal', 'p@x',
+     select g, 100, case when g % 50 = 0 then 'pending' else 'completed' end,
+       case when g % 50 = 0 then 'review' else 'completed' end, 'paypal', 'p@x',
        '555', null, case when g % 50 = 0 then null else 1 end,
        case when g % 50 = 0 then null else now() end, case when g % 50 = 0 then null else now() end
      from generate_series(1, ${ROWS}) g`,

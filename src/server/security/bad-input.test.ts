@@ -324,6 +324,9 @@ beforeAll(async () => {
       STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
       NOWPAYMENTS_API_KEY: 'fuzz-key',
       NOWPAYMENTS_IPN_SECRET: 'fuzz-ipn-secret',
+      NOWPAYMENTS_EMAIL: 'treasury@example.test',
+      NOWPAYMENTS_PASSWORD: 'fuzz-password',
+      NOWPAYMENTS_2FA_SECRET: 'JBSWY3DPEHPK3PXP',
     },
   });
   admin = await createAdminActor(sandboxApp);

@@ -48,6 +48,9 @@ const PROVIDER_ENV = {
   STRIPE_WEBHOOK_SECRET: 'whsec_matrix',
   NOWPAYMENTS_API_KEY: 'matrix-key',
   NOWPAYMENTS_IPN_SECRET: 'matrix-ipn-secret',
+  NOWPAYMENTS_EMAIL: 'treasury@example.test',
+  NOWPAYMENTS_PASSWORD: 'matrix-password',
+  NOWPAYMENTS_2FA_SECRET: 'JBSWY3DPEHPK3PXP',
 };
 
 beforeAll(async () => {

@@ -188,6 +188,8 @@ export const AUDIT_ACTIONS = [
   'user.delete',
   'payout.complete',
   'payout.fail',
+  /** An admin's APPROVE & SEND of a payout that waited for review (DESIGN §15). */
+  'payout.approve',
   'dispute.resolve',
   'verification.approve',
   'verification.reject',

@@ -20,6 +20,8 @@ export const NOTIFICATION_KINDS = [
   'play_break_started',
   'direct_challenge',
   'challenge_declined',
+  /** A payout moved on its way out: approved, sending, sent (DESIGN §15). */
+  'payout_update',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,4 +1,5 @@
 import { parseAmount, type Cents } from '../money.ts';
+import { checkPayoutDestination, PAYOUT_ADDRESS_MESSAGES } from '../payout-coins.ts';
 import { z } from '../validation.ts';
 import { phoneNumberSchema } from './auth.ts';
 
@@ -16,6 +17,27 @@ export type PayoutMethodValue = (typeof PAYOUT_METHOD_VALUES)[number];
 export const OFFERED_PAYOUT_METHODS: readonly PayoutMethodValue[] = ['crypto'];
 
 export const PAYOUT_STATUS_VALUES = ['pending', 'completed', 'failed'] as const;
+
+/** DESIGN §15: where a payout is on its way out, beside its status. */
+export const PAYOUT_STAGE_VALUES = [
+  'review',
+  'queued',
+  'sending',
+  'sent',
+  'completed',
+  'failed',
+] as const;
+export type PayoutStageValue = (typeof PAYOUT_STAGE_VALUES)[number];
+
+/** What the payouts page says of each stage. */
+export const PAYOUT_STAGE_LABELS: Record<PayoutStageValue, string> = {
+  review: 'Waiting for review',
+  queued: 'Queued',
+  sending: 'Sending',
+  sent: 'Sent',
+  completed: 'Completed',
+  failed: 'Failed',
+};
 export type PayoutStatusValue = (typeof PAYOUT_STATUS_VALUES)[number];
 
 /** SPEC §4: the badge each status shows. */
@@ -46,6 +68,17 @@ export const PAYOUT_MESSAGES = {
     "Verify your identity before your first withdrawal: upload your driver's licence in your profile.",
   dailyLimit: (limit: string, left: string) =>
     `Payouts are limited to ${limit} in any 24 hours: you can withdraw up to ${left} now.`,
+  /** DESIGN §15. */
+  noAddress:
+    'This payout has no coin address to send to: pay it outside the platform and mark it completed.',
+  notInReview: 'This payout is not waiting for review.',
+  inFlight: 'This payout is already on its way: wait for the provider to finish or fail it.',
+  automaticOff: 'Automatic payouts are not configured: mark it completed once paid.',
+  coinNotOffered: PAYOUT_ADDRESS_MESSAGES.coinNotOffered,
+  providerUnavailable: 'The payout provider cannot check the address right now. Please try again.',
+  notSandbox: 'Only a payout sent by the sandbox can be simulated.',
+  inFlightClosing: (id: number) =>
+    `Payout #${id} is on its way to the player: close the account once it has completed or failed.`,
 } as const;
 
 /** SPEC §2: the details field asks for the coin and the address, since only crypto is offered. */
@@ -86,19 +119,72 @@ const reasonSchema = z
   .min(1, PAYOUT_MESSAGES.reasonRequired)
   .max(PAYOUT_REASON_MAX, PAYOUT_MESSAGES.reasonMax);
 
-/** POST /api/payouts. The balance check happens on the server, under the wallet's lock. */
-export const payoutRequestBodySchema = z.strictObject({
-  amount: payoutAmountSchema,
-  paymentMethod: z
-    .enum(PAYOUT_METHOD_VALUES, { error: PAYOUT_MESSAGES.methodInvalid })
-    .refine((method) => OFFERED_PAYOUT_METHODS.includes(method), PAYOUT_MESSAGES.onlyCrypto),
-  paymentDetails: z
-    .string({ error: PAYOUT_MESSAGES.detailsRequired })
-    .trim()
-    .min(1, PAYOUT_MESSAGES.detailsRequired)
-    .max(PAYOUT_DETAILS_MAX, PAYOUT_MESSAGES.detailsMax),
-  phoneNumber: phoneNumberSchema,
-});
+export const PAYOUT_ADDRESS_MAX = 128;
+
+/**
+ * POST /api/payouts. The balance check happens on the server, under the wallet's lock. A SPEC
+ * request names where to send in `paymentDetails`; DESIGN §15's names the coin and the address
+ * (and a memo where the coin needs one), checked here by the coin's format, and its details
+ * may then be left out (the server writes them from the coin and the address).
+ */
+export const payoutRequestBodySchema = z
+  .strictObject({
+    amount: payoutAmountSchema,
+    paymentMethod: z
+      .enum(PAYOUT_METHOD_VALUES, { error: PAYOUT_MESSAGES.methodInvalid })
+      .refine((method) => OFFERED_PAYOUT_METHODS.includes(method), PAYOUT_MESSAGES.onlyCrypto),
+    paymentDetails: z
+      .string({ error: PAYOUT_MESSAGES.detailsRequired })
+      .trim()
+      .max(PAYOUT_DETAILS_MAX, PAYOUT_MESSAGES.detailsMax)
+      .optional(),
+    phoneNumber: phoneNumberSchema,
+    currency: z
+      .string({ error: PAYOUT_ADDRESS_MESSAGES.coinRequired })
+      .trim()
+      .toLowerCase()
+      .max(20, PAYOUT_ADDRESS_MESSAGES.coinNotOffered)
+      .optional(),
+    address: z
+      .string({ error: PAYOUT_ADDRESS_MESSAGES.addressRequired })
+      .trim()
+      .max(PAYOUT_ADDRESS_MAX, PAYOUT_ADDRESS_MESSAGES.addressRequired)
+      .optional(),
+    extraId: z.string().trim().max(64).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.currency === undefined && body.address === undefined) {
+      if (!body.paymentDetails) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['paymentDetails'],
+          message: PAYOUT_MESSAGES.detailsRequired,
+        });
+      }
+      if (body.extraId !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['extraId'],
+          message: PAYOUT_ADDRESS_MESSAGES.coinRequired,
+        });
+      }
+      return;
+    }
+    if (!body.currency) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['currency'],
+        message: PAYOUT_ADDRESS_MESSAGES.coinRequired,
+      });
+      return;
+    }
+    const problem = checkPayoutDestination({
+      currency: body.currency,
+      address: body.address ?? '',
+      extraId: body.extraId,
+    });
+    if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+  });
 export type PayoutRequestBody = z.input<typeof payoutRequestBodySchema>;
 
 /** SPEC §3 Payout, as its owner sees it. Amounts are dollars; dates ISO strings. */
@@ -114,6 +200,19 @@ export const payoutSchema = z.object({
   completedAt: z.string().nullable(),
   /** Why an admin failed it; null unless failed. */
   failureReason: z.string().nullable(),
+  /** DESIGN §15: where it is on its way out, and why it waits when it waits for review. */
+  stage: z.enum(PAYOUT_STAGE_VALUES),
+  stageReason: z.string().nullable(),
+  currency: z.string().nullable(),
+  address: z.string().nullable(),
+  extraId: z.string().nullable(),
+  /** The coin amount sent and the rate it was converted at (coins per dollar), as decimal text. */
+  coinAmount: z.string().nullable(),
+  coinRate: z.string().nullable(),
+  txHash: z.string().nullable(),
+  /** The transaction on the coin's public explorer, once it has a hash. */
+  explorerUrl: z.string().nullable(),
+  sentAt: z.string().nullable(),
 });
 export type PayoutView = z.infer<typeof payoutSchema>;
 
@@ -142,6 +241,31 @@ export type AdminPayoutView = z.infer<typeof adminPayoutSchema>;
 
 export const adminPayoutListQuerySchema = payoutListQuerySchema.extend({
   status: z.enum(PAYOUT_STATUS_VALUES).optional(),
+});
+
+/** GET /api/admin/payouts/balances: the provider's balance of each offered coin (DESIGN §15). */
+export const payoutBalancesSchema = z.object({
+  provider: z.enum(['nowpayments', 'sandbox']).nullable(),
+  /** Null when the provider could not be asked. */
+  balances: z
+    .array(
+      z.object({
+        currency: z.string(),
+        amount: z.string(),
+        pending: z.string(),
+        /** What the queued payouts in this coin need, by the rates they were last estimated at. */
+        queuedCount: z.number().int(),
+        /** Whether a queued payout waits because the balance is short. */
+        short: z.boolean(),
+      }),
+    )
+    .nullable(),
+});
+export type PayoutBalances = z.infer<typeof payoutBalancesSchema>;
+
+/** POST /api/sandbox/payouts/:id/simulate (DESIGN §15): end a sandbox withdrawal early. */
+export const sandboxPayoutSimulateBodySchema = z.strictObject({
+  status: z.enum(['finished', 'failed'], { error: 'Status must be finished or failed' }),
 });
 
 export const payoutIdParamsSchema = z.object({

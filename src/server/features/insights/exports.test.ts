@@ -57,9 +57,9 @@ describe('the CSV exports', () => {
         requested_amount_cents, currency, status, provider_status, created_at)
       values ('sandbox-card', 'card', 'pi_export', ${user.id}, 2050, 'usd', 'pending', 'open',
         '2024-03-01T12:00:00Z')`);
-    await db.execute(sql`insert into payouts (user_id, amount_cents, status, payment_method,
+    await db.execute(sql`insert into payouts (user_id, amount_cents, status, stage, payment_method,
         payment_details, phone_number, failure_reason, decided_by, decided_at, created_at)
-      values (${user.id}, 1001, 'failed', 'paypal', 'p@example.com', '5550100000',
+      values (${user.id}, 1001, 'failed', 'failed', 'paypal', 'p@example.com', '5550100000',
         '@bad, address', ${adminId}, '2024-03-02T10:00:00Z', '2024-03-02T09:00:00Z')`);
 
     const response = await admin.get(

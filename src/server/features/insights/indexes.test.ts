@@ -54,9 +54,9 @@ const FILL = [
      select 'sandbox-card', 'card', 'pi_' || g, g, 10000, 10000, 'usd', 'credited', 'succeeded',
        g, ${SPREAD}
      from generate_series(1, ${ROWS}) g`,
-  `insert into payouts (user_id, amount_cents, status, payment_method, payment_details,
+  `insert into payouts (user_id, amount_cents, status, stage, payment_method, payment_details,
        phone_number, decided_by, decided_at, completed_at, created_at)
-     select g, 100, 'completed', 'paypal', 'p@x', '555', 1, ${SPREAD}, ${SPREAD}, ${SPREAD}
+     select g, 100, 'completed', 'completed', 'paypal', 'p@x', '555', 1, ${SPREAD}, ${SPREAD}, ${SPREAD}
      from generate_series(1, ${ROWS}) g`,
   `analyze`,
 ];

@@ -5,8 +5,12 @@ import type { Risk } from '#shared/contracts/insights.ts';
 import { queryRows } from '#server/db/client.ts';
 import { createTestApp, type Agent, type TestApp } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
-import { findLopsidedPairs, findSharedDevices, findUnplayedWithdrawals } from './risk.ts';
-import { riskSettingsOf } from './routes.ts';
+import {
+  findLopsidedPairs,
+  findSharedDevices,
+  findUnplayedWithdrawals,
+  riskSettingsOf,
+} from './risk.ts';
 
 /**
  * The RISK tab of DESIGN §14 (issue 22). Honest play first: players on their own addresses and
@@ -95,9 +99,9 @@ async function payout(
   status: 'pending' | 'failed' = 'pending',
 ) {
   await t.database.db
-    .execute(sql`insert into payouts (user_id, amount_cents, status, payment_method,
+    .execute(sql`insert into payouts (user_id, amount_cents, status, stage, payment_method,
       payment_details, phone_number, failure_reason, decided_by, decided_at, created_at)
-    values (${userId}, ${cents}, ${status}, 'paypal', 'p@example.com', '5550100000',
+    values (${userId}, ${cents}, ${status}, ${status === 'failed' ? 'failed' : 'review'}, 'paypal', 'p@example.com', '5550100000',
       ${status === 'failed' ? 'Wrong address' : null}, ${status === 'failed' ? userId : null},
       ${status === 'failed' ? daysAgo(at) : null}::timestamptz, ${daysAgo(at)}::timestamptz)`);
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import type { Env } from '../../env.ts';
 
 /** The thresholds of the three signals (DESIGN §14), from the RISK_* settings. */
 export interface RiskSettings {
@@ -9,6 +10,17 @@ export interface RiskSettings {
   pairWinPercent: number;
   withdrawnPercent: number;
   playPercent: number;
+}
+
+export function riskSettingsOf(env: Env): RiskSettings {
+  return {
+    windowDays: env.RISK_WINDOW_DAYS,
+    sharedAccountsMin: env.RISK_SHARED_ACCOUNTS_MIN,
+    pairMatchesMin: env.RISK_PAIR_MATCHES_MIN,
+    pairWinPercent: env.RISK_PAIR_WIN_PERCENT,
+    withdrawnPercent: env.RISK_WITHDRAWN_PERCENT,
+    playPercent: env.RISK_PLAY_PERCENT,
+  };
 }
 
 export interface RiskPlayerRow {
@@ -57,6 +69,7 @@ export async function findSharedDevices(
   db: Executor,
   settings: RiskSettings,
   now: Date,
+  playerId?: number,
 ): Promise<SharedDevice[]> {
   const since = windowStart(now, settings);
   const rows = await queryRows<{
@@ -70,9 +83,11 @@ export async function findSharedDevices(
       with seen as (
         select 'address' as kind, ip_address as value, user_id from sessions
           where last_seen_at >= ${since}::timestamptz and ip_address is not null
+            ${playerId === undefined ? sql`` : sql`and ip_address in (select ip_address from sessions where user_id = ${playerId} and last_seen_at >= ${since}::timestamptz)`}
         union
         select 'browser', user_agent, user_id from sessions
           where last_seen_at >= ${since}::timestamptz and user_agent is not null
+            ${playerId === undefined ? sql`` : sql`and user_agent in (select user_agent from sessions where user_id = ${playerId} and last_seen_at >= ${since}::timestamptz)`}
       )
       select s.kind, s.value, array_agg(s.user_id order by s.user_id) as ids,
         array_agg((select u.username from users u where u.id = s.user_id) order by s.user_id)
@@ -98,6 +113,7 @@ export async function findLopsidedPairs(
   db: Executor,
   settings: RiskSettings,
   now: Date,
+  playerId?: number,
 ): Promise<LopsidedPair[]> {
   const since = windowStart(now, settings);
   const rows = await queryRows<{
@@ -123,6 +139,7 @@ export async function findLopsidedPairs(
         from challenges
         where completed_at >= ${since}::timestamptz and status = 'completed'
           and acceptor_id is not null
+          ${playerId === undefined ? sql`` : sql`and ${playerId} in (creator_id, acceptor_id)`}
         group by 1, 2
       )
       select pair.*, low.username as low_name, high.username as high_name
@@ -158,6 +175,7 @@ export async function findUnplayedWithdrawals(
   db: Executor,
   settings: RiskSettings,
   now: Date,
+  playerId?: number,
 ): Promise<UnplayedWithdrawal[]> {
   const since = windowStart(now, settings);
   const rows = await queryRows<{
@@ -172,6 +190,7 @@ export async function findUnplayedWithdrawals(
       with deposited as (
         select user_id, sum(credited_amount_cents) as cents from payments
           where created_at >= ${since}::timestamptz and status = 'credited'
+            ${playerId === undefined ? sql`` : sql`and user_id = ${playerId}`}
           group by user_id
       ),
       withdrawn as (
@@ -206,4 +225,32 @@ export async function findUnplayedWithdrawals(
     withdrawnCents: BigInt(row.withdrawn),
     stakedCents: BigInt(row.staked),
   }));
+}
+
+/** The words each signal names a player with (DESIGN §15: a payout that waits says why). */
+export const RISK_FLAGS = {
+  sharedDevice: 'flagged: shared device',
+  lopsidedPair: 'flagged: one-sided results',
+  unplayedWithdrawal: 'flagged: withdrawing without play',
+} as const;
+
+/** The risk signals of the RISK tab that name this player now, in words; empty when none does. */
+export async function riskFlagsOf(
+  db: Executor,
+  settings: RiskSettings,
+  now: Date,
+  playerId: number,
+): Promise<string[]> {
+  const flags: string[] = [];
+  const devices = await findSharedDevices(db, settings, now, playerId);
+  if (devices.some((device) => device.players.some((player) => player.id === playerId))) {
+    flags.push(RISK_FLAGS.sharedDevice);
+  }
+  if ((await findLopsidedPairs(db, settings, now, playerId)).length > 0) {
+    flags.push(RISK_FLAGS.lopsidedPair);
+  }
+  if ((await findUnplayedWithdrawals(db, settings, now, playerId)).length > 0) {
+    flags.push(RISK_FLAGS.unplayedWithdrawal);
+  }
+  return flags;
 }

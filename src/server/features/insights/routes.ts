@@ -35,7 +35,7 @@ import {
   findLopsidedPairs,
   findSharedDevices,
   findUnplayedWithdrawals,
-  type RiskSettings,
+  riskSettingsOf,
 } from './risk.ts';
 
 const errors = {
@@ -57,17 +57,6 @@ function toFigures(figures: OverviewFigures): Omit<Overview, 'from' | 'to' | 'da
     registrations: figures.registrations,
     completedChallenges: figures.completedChallenges,
     disputeRate: disputeRate(figures),
-  };
-}
-
-export function riskSettingsOf(env: AppContext['env']): RiskSettings {
-  return {
-    windowDays: env.RISK_WINDOW_DAYS,
-    sharedAccountsMin: env.RISK_SHARED_ACCOUNTS_MIN,
-    pairMatchesMin: env.RISK_PAIR_MATCHES_MIN,
-    pairWinPercent: env.RISK_PAIR_WIN_PERCENT,
-    withdrawnPercent: env.RISK_WITHDRAWN_PERCENT,
-    playPercent: env.RISK_PLAY_PERCENT,
   };
 }
 

@@ -10,7 +10,7 @@ export interface InvariantReport {
  * The ledger's invariants (DESIGN §2), checked from the rows themselves:
  * every transfer sums to zero, so all postings do; each cached balance equals the sum of its
  * postings; no account that may not go negative is negative; no finished challenge's escrow
- * still holds money; no settled result's review account does.
+ * still holds money; no settled result's review account does; no ended payout's hold does.
  */
 export async function checkLedgerInvariants(db: Executor): Promise<InvariantReport> {
   const problems: string[] = [];
@@ -81,6 +81,20 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
   );
   for (const row of heldAfter) {
     problems.push(`${row.key} still holds ${row.balance} cents but its result is settled`);
+  }
+
+  // A payout's hold empties when it ends (DESIGN §15): out to the world, or back to the wallet.
+  const heldPayouts = await queryRows<{ key: string; balance: string; status: string }>(
+    db,
+    sql`
+    select a.key, a.balance_cents::text as balance, p.status
+    from payouts p
+    join ledger_accounts a on a.key = 'payout:hold:' || p.id
+    where p.status in ('completed', 'failed') and a.balance_cents <> 0
+    limit 50`,
+  );
+  for (const row of heldPayouts) {
+    problems.push(`${row.key} still holds ${row.balance} cents but the payout is ${row.status}`);
   }
 
   return { ok: problems.length === 0, problems };

@@ -74,6 +74,17 @@ describe('POST /api/payouts', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       completedAt: null,
       failureReason: null,
+      // DESIGN §15's fields beside the SPEC's: free-text details always wait for an admin.
+      stage: 'review',
+      stageReason: expect.stringMatching(/^details to check by hand/),
+      currency: null,
+      address: null,
+      extraId: null,
+      coinAmount: null,
+      coinRate: null,
+      txHash: null,
+      explorerUrl: null,
+      sentAt: null,
     });
     expect(await balanceOf(t.database, player.user.id)).toBe(5975n);
     expect(await accountBalance(payoutHold(payout.id))).toBe(4025n);

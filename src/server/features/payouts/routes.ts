@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
   adminPayoutListQuerySchema,
@@ -8,18 +8,29 @@ import {
   PAYOUT_MESSAGES,
   payoutIdParamsSchema,
   payoutListQuerySchema,
+  payoutBalancesSchema,
   payoutRequestBodySchema,
   payoutRequestResponseSchema,
   payoutSchema,
+  sandboxPayoutSimulateBodySchema,
 } from '#shared/contracts/payouts.ts';
 import { centsToDollarNumber } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import type { PeriodicWorker } from '../../lib/periodic-worker.ts';
 import { hitRateLimit } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { selectPayoutProvider } from './providers/select-payout-provider.ts';
 import { findPayoutWithOwner, listOwnPayouts, listPayoutsWithOwners } from './repository.ts';
-import { decidePayout, requestPayout } from './service.ts';
+import {
+  handlePayoutIpn,
+  simulateSandboxPayout,
+  startPayoutSender,
+  type PayoutSender,
+} from './sender.ts';
+import { approvePayout, decidePayout, requestPayout } from './service.ts';
+import { payoutBalancesOf } from './balances.ts';
 import { toAdminPayoutView, toPayoutView } from './view.ts';
 
 const errors = {
@@ -30,9 +41,34 @@ const errors = {
   409: errorBodySchema,
 };
 
+const WEBHOOK_BODY_BYTES_MAX = 512 * 1024;
+
+export interface PayoutRouteOptions {
+  /** How often this instance's sender looks for due payouts; unset, none runs (tests pass). */
+  sendEveryMs?: number | undefined;
+}
+
 export const payoutRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext, options: PayoutRouteOptions = {}): FastifyPluginAsyncZod =>
   async (app) => {
+    const provider = selectPayoutProvider(ctx.env, ctx.clock);
+    let worker: PeriodicWorker | undefined;
+    const sender: PayoutSender = { provider, wake: () => worker?.wake() };
+    const { sendEveryMs } = options;
+    if (provider && sendEveryMs) {
+      app.addHook('onReady', async () => {
+        worker = startPayoutSender(ctx, provider, app.log, sendEveryMs);
+      });
+      app.addHook('onClose', async () => worker?.stop());
+    }
+    if (!provider) {
+      app.log.warn(
+        'NOWPAYMENTS_EMAIL, NOWPAYMENTS_PASSWORD and NOWPAYMENTS_2FA_SECRET are not set: every payout waits for an admin',
+      );
+    } else if (provider.name === 'sandbox') {
+      app.log.info('NOWPAYMENTS_API_KEY is not set: payouts use the offline sandbox (TEST MODE)');
+    }
+
     async function adminView(id: number) {
       const row = await findPayoutWithOwner(ctx.db, id);
       if (!row) throw new AppError('NOT_FOUND', PAYOUT_MESSAGES.notFound);
@@ -76,10 +112,12 @@ export const payoutRoutes =
             retryAfter: check.retryAfterSeconds,
           });
         }
-        const { amount, ...details } = request.body;
-        const { payout, balanceCents } = await requestPayout(ctx, user.id, {
+        const { amount, currency, address, extraId, ...details } = request.body;
+        const { payout, balanceCents } = await requestPayout(ctx, sender, user.id, {
           amountCents: amount,
           ...details,
+          destination:
+            currency && address ? { currency, address, extraId: extraId || null } : undefined,
         });
         request.log.info({ userId: user.id, payoutId: payout.id }, 'payout requested');
         return reply
@@ -146,4 +184,81 @@ export const payoutRoutes =
         return adminView(request.params.id);
       },
     );
+
+    app.post(
+      '/api/admin/payouts/:id/approve',
+      {
+        config: { access: 'admin' },
+        schema: { params: payoutIdParamsSchema, response: { 200: adminPayoutSchema, ...errors } },
+      },
+      async (request) => {
+        const admin = requireUser(request);
+        await approvePayout(ctx, sender, request.params.id, admin.id);
+        request.log.info({ adminId: admin.id, payoutId: request.params.id }, 'payout approved');
+        return adminView(request.params.id);
+      },
+    );
+
+    app.get(
+      '/api/admin/payouts/balances',
+      {
+        config: { access: 'admin' },
+        schema: { response: { 200: payoutBalancesSchema, ...errors } },
+      },
+      async (request) => payoutBalancesOf(ctx, provider, request.log),
+    );
+
+    if (provider?.name === 'sandbox') {
+      app.post(
+        '/api/sandbox/payouts/:id/simulate',
+        {
+          config: { access: 'admin' },
+          schema: {
+            params: payoutIdParamsSchema,
+            body: sandboxPayoutSimulateBodySchema,
+            response: { 200: adminPayoutSchema, ...errors },
+          },
+        },
+        async (request) => {
+          await simulateSandboxPayout(ctx, request.params.id, request.body.status);
+          return adminView(request.params.id);
+        },
+      );
+    }
+
+    if (provider?.name === 'nowpayments') {
+      // Signatures are checked over the parsed body, so only here JSON arrives as raw bytes.
+      await app.register(async (hooks) => {
+        hooks.removeContentTypeParser('application/json');
+        hooks.addContentTypeParser(
+          'application/json',
+          { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_BYTES_MAX },
+          (_request, body, done) => done(null, body),
+        );
+        hooks.withTypeProvider<ZodTypeProvider>().post(
+          '/api/webhooks/nowpayments/payouts',
+          {
+            config: { access: 'public' },
+            schema: {
+              body: z.instanceof(Buffer),
+              headers: z.object({ 'x-nowpayments-sig': z.string().max(300).optional() }),
+              response: {
+                200: z.object({ received: z.literal(true) }),
+                400: errorBodySchema,
+                413: errorBodySchema,
+                415: errorBodySchema,
+                503: errorBodySchema,
+              },
+            },
+          },
+          async (request) => {
+            await handlePayoutIpn(ctx, request.log, {
+              rawBody: request.body,
+              signature: request.headers['x-nowpayments-sig'],
+            });
+            return { received: true as const };
+          },
+        );
+      });
+    }
   };

@@ -1,8 +1,8 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import { PAYOUT_MESSAGES } from '#shared/contracts/payouts.ts';
 import { formatCents } from '#shared/money.ts';
+import { findPayoutCoin, PAYOUT_ADDRESS_MESSAGES } from '#shared/payout-coins.ts';
 import type { AppContext } from '../../context.ts';
-import { licenseVerifications } from '../../db/schema/license-verifications.ts';
 import { payouts, type Payout, type PayoutMethod } from '../../db/schema/payouts.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
@@ -11,31 +11,26 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { EXTERNAL_CRYPTO, payoutHold, userWallet } from '../ledger/accounts.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { notify } from '../notifications/notify.ts';
+import { PaymentProviderError } from '../payments/providers/types.ts';
+import type { PayoutDestination, PayoutProvider } from './providers/types.ts';
 import { lockPayout } from './repository.ts';
+import { hasApprovedIdentity, reviewReasonsFor } from './rules.ts';
+import { notifyStage, type PayoutSender } from './sender.ts';
 
 export interface PayoutRequest {
   amountCents: bigint;
   paymentMethod: PayoutMethod;
-  paymentDetails: string;
+  /** Where to send, as the player typed it; written from the destination when left out. */
+  paymentDetails?: string | undefined;
   phoneNumber: string;
+  /** DESIGN §15's structured destination, its format already checked by the contract. */
+  destination?: PayoutDestination | undefined;
 }
 
 /** The window of PAYOUT_DAILY_LIMIT: any 24 hours, not a calendar day. */
 const PAYOUT_LIMIT_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** The first key of the advisory lock that serialises one player's payout requests. */
 const PAYOUT_LOCK_CLASS = 0x5041;
-
-/** Whether an admin has ever approved this player's ID: a proven identity stays proven. */
-async function hasApprovedIdentity(uow: UnitOfWork, userId: number): Promise<boolean> {
-  const [row] = await uow.tx
-    .select({ id: licenseVerifications.id })
-    .from(licenseVerifications)
-    .where(
-      and(eq(licenseVerifications.userId, userId), eq(licenseVerifications.status, 'approved')),
-    )
-    .limit(1);
-  return row !== undefined;
-}
 
 /** What the player's payouts of the last 24 hours total, failed ones (money returned) aside. */
 async function paidOutInWindow(uow: UnitOfWork, userId: number, now: Date): Promise<bigint> {
@@ -78,36 +73,116 @@ async function requirePayoutAllowed(
 }
 
 /**
+ * The destination's coin must be one offered (PAYOUT_CURRENCIES), and the provider must accept
+ * the address (DESIGN §15): both before any money is held, each refused under its field.
+ */
+async function requireSendableDestination(
+  ctx: AppContext,
+  provider: PayoutProvider | null,
+  destination: PayoutDestination,
+): Promise<void> {
+  const coin = findPayoutCoin(destination.currency);
+  if (!coin || !ctx.env.PAYOUT_CURRENCIES.includes(coin.code)) {
+    throw new AppError('VALIDATION_FAILED', PAYOUT_MESSAGES.coinNotOffered, {
+      fields: { currency: PAYOUT_MESSAGES.coinNotOffered },
+    });
+  }
+  if (!provider) return;
+  let valid: boolean;
+  try {
+    valid = await provider.validateAddress(destination);
+  } catch (error) {
+    if (error instanceof PaymentProviderError) {
+      throw new AppError('SERVICE_UNAVAILABLE', PAYOUT_MESSAGES.providerUnavailable);
+    }
+    throw error;
+  }
+  if (!valid) {
+    const message = PAYOUT_ADDRESS_MESSAGES.addressInvalid(coin);
+    throw new AppError('VALIDATION_FAILED', message, { fields: { address: message } });
+  }
+}
+
+/** The SPEC's free-text details of a structured destination: "USDT (TRON) T…". */
+export function detailsOf(destination: PayoutDestination): string {
+  const coin = findPayoutCoin(destination.currency);
+  const memo =
+    destination.extraId && coin?.memo ? ` (${coin.memo.label} ${destination.extraId})` : '';
+  return `${coin?.label ?? destination.currency.toUpperCase()} ${destination.address}${memo}`;
+}
+
+/**
  * Records a payout request and moves its amount from the wallet to `payout:hold:{id}` in the
  * same transaction (DESIGN §5), once the rules of DESIGN §11 allow it. The ledger locks the
  * wallet while it checks the balance, so concurrent requests are serialised and together can
- * never hold more than the balance; a refused hold rolls the row back with it.
+ * never hold more than the balance; a refused hold rolls the row back with it. The rules of
+ * DESIGN §15 then decide its stage: queued for the sender (which is woken once this commits),
+ * or waiting for an admin with the reasons.
  */
 export async function requestPayout(
   ctx: AppContext,
+  sender: PayoutSender,
   userId: number,
   request: PayoutRequest,
 ): Promise<{ payout: Payout; balanceCents: bigint }> {
+  const { destination } = request;
+  if (destination) await requireSendableDestination(ctx, sender.provider, destination);
+  const paymentDetails =
+    request.paymentDetails || (destination ? detailsOf(destination) : undefined);
+  if (!paymentDetails) throw new Error('the contract lets no request without details through');
   try {
     return await inTransaction(ctx.db, async (uow) => {
       await requirePayoutAllowed(ctx, uow, userId, request.amountCents);
-      const [payout] = await uow.tx
+      const now = ctx.clock();
+      const [created] = await uow.tx
         .insert(payouts)
-        .values({ userId, ...request, status: 'pending', createdAt: ctx.clock() })
+        .values({
+          userId,
+          amountCents: request.amountCents,
+          paymentMethod: request.paymentMethod,
+          paymentDetails,
+          phoneNumber: request.phoneNumber,
+          currency: destination?.currency ?? null,
+          address: destination?.address ?? null,
+          extraId: destination?.extraId ?? null,
+          status: 'pending',
+          createdAt: now,
+        })
         .returning();
-      if (!payout) throw new Error('insert returned no payout');
+      if (!created) throw new Error('insert returned no payout');
       const result = await ctx.ledger.post(uow, {
-        idempotencyKey: `payout:hold:${payout.id}`,
+        idempotencyKey: `payout:hold:${created.id}`,
         kind: 'payout_hold',
-        reference: { type: 'payout', id: payout.id },
+        reference: { type: 'payout', id: created.id },
         actorUserId: userId,
         entries: [
           { account: userWallet(userId), direction: 'debit', amountCents: request.amountCents },
-          { account: payoutHold(payout.id), direction: 'credit', amountCents: request.amountCents },
+          {
+            account: payoutHold(created.id),
+            direction: 'credit',
+            amountCents: request.amountCents,
+          },
         ],
       });
       const balanceCents = result.balancesAfter.get(userWallet(userId));
       if (balanceCents === undefined) throw new Error('the hold did not touch the wallet');
+      const reasons = await reviewReasonsFor(ctx, uow, {
+        userId,
+        amountCents: request.amountCents,
+        hasAddress: destination !== undefined,
+        automatic: sender.provider !== null,
+      });
+      const [payout] = await uow.tx
+        .update(payouts)
+        .set(
+          reasons.length === 0
+            ? { stage: 'queued', stageReason: null, queuedAt: now, nextAttemptAt: now }
+            : { stage: 'review', stageReason: reasons.join('; ') },
+        )
+        .where(eq(payouts.id, created.id))
+        .returning();
+      if (!payout) throw new Error('the payout just made is gone');
+      if (payout.stage === 'queued') uow.afterCommit(() => sender.wake());
       return { payout, balanceCents };
     });
   } catch (error) {
@@ -120,11 +195,17 @@ export async function requestPayout(
   }
 }
 
+/** Who decides: an admin, or the provider's answer (no person: `adminId` null). */
 export type PayoutDecision =
-  | { outcome: 'complete'; adminId: number; note?: string | undefined }
-  | { outcome: 'fail'; adminId: number; reason: string };
+  | { outcome: 'complete'; adminId: number | null; note?: string | undefined }
+  | { outcome: 'fail'; adminId: number | null; reason: string };
 
-async function lockPending(uow: UnitOfWork, payoutId: number): Promise<Payout> {
+/**
+ * Locks a payout an admin may still decide by hand: pending and not yet with the provider. Once
+ * a sender has it (`sending`, `sent`), only the provider's answer ends it: completing it by hand
+ * could pay twice, failing it could refund money already on the chain.
+ */
+async function lockDecidable(uow: UnitOfWork, payoutId: number): Promise<Payout> {
   const payout = await lockPayout(uow.tx, payoutId);
   if (!payout) throw new AppError('NOT_FOUND', PAYOUT_MESSAGES.notFound);
   if (payout.status !== 'pending') {
@@ -134,6 +215,9 @@ async function lockPending(uow: UnitOfWork, payoutId: number): Promise<Payout> {
         ? PAYOUT_MESSAGES.alreadyCompleted
         : PAYOUT_MESSAGES.alreadyFailed,
     );
+  }
+  if (payout.stage === 'sending' || payout.stage === 'sent') {
+    throw new AppError('PAYOUT_NOT_PENDING', PAYOUT_MESSAGES.inFlight);
   }
   return payout;
 }
@@ -156,7 +240,7 @@ export async function applyPayoutDecision(
     idempotencyKey: complete ? `payout:complete:${payout.id}` : `payout:release:${payout.id}`,
     kind: complete ? 'payout_complete' : 'payout_release',
     reference: { type: 'payout', id: payout.id },
-    actorUserId: decision.adminId,
+    ...(decision.adminId === null ? {} : { actorUserId: decision.adminId }),
     ...(memo ? { memo } : {}),
     entries: [
       { account: hold, direction: 'debit', amountCents: payout.amountCents },
@@ -168,17 +252,18 @@ export async function applyPayoutDecision(
     ],
   });
   const now = ctx.clock();
+  const ended = {
+    decidedBy: decision.adminId,
+    decidedAt: now,
+    claimToken: null,
+    nextAttemptAt: null,
+  };
   await uow.tx
     .update(payouts)
     .set(
       complete
-        ? { status: 'completed', completedAt: now, decidedBy: decision.adminId, decidedAt: now }
-        : {
-            status: 'failed',
-            failureReason: decision.reason,
-            decidedBy: decision.adminId,
-            decidedAt: now,
-          },
+        ? { status: 'completed', stage: 'completed', completedAt: now, ...ended }
+        : { status: 'failed', stage: 'failed', failureReason: decision.reason, ...ended },
     )
     .where(eq(payouts.id, payout.id));
 }
@@ -215,15 +300,46 @@ async function decisionMail(uow: UnitOfWork, payout: Payout, decision: PayoutDec
   ]);
 }
 
+/**
+ * Ends a payout the caller has locked, with its mail and notification: by an admin's hand, or by
+ * the provider's answer to the sender or to an IPN. The audit entry is the caller's.
+ */
+export async function endPayout(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  payout: Payout,
+  decision: PayoutDecision,
+): Promise<void> {
+  await applyPayoutDecision(ctx, uow, payout, decision);
+  await decisionMail(uow, payout, decision);
+  const amount = formatCents(payout.amountCents);
+  await notify(uow, ctx.bus, {
+    userId: payout.userId,
+    ...(decision.outcome === 'complete'
+      ? {
+          kind: 'payout_completed',
+          title: `Your payout of ${amount} has been sent`,
+          body: `Payout #${payout.id} of ${amount} has been sent to your wallet.`,
+        }
+      : {
+          kind: 'payout_failed',
+          title: `Your payout of ${amount} could not be completed`,
+          body: `Payout #${payout.id} could not be completed (${decision.reason}). The amount is back in your balance.`,
+        }),
+    dedupeKey: `payout-${decision.outcome}:${payout.id}`,
+    mail: false,
+  });
+}
+
 /** An admin completes or fails a pending payout; the audit entry and the mail commit with it. */
 export async function decidePayout(
   ctx: AppContext,
   payoutId: number,
-  decision: PayoutDecision,
+  decision: PayoutDecision & { adminId: number },
 ): Promise<void> {
   await inTransaction(ctx.db, async (uow) => {
-    const payout = await lockPending(uow, payoutId);
-    await applyPayoutDecision(ctx, uow, payout, decision);
+    const payout = await lockDecidable(uow, payoutId);
+    await endPayout(ctx, uow, payout, decision);
     await recordAudit(uow.tx, {
       actorUserId: decision.adminId,
       action: decision.outcome === 'complete' ? 'payout.complete' : 'payout.fail',
@@ -235,23 +351,51 @@ export async function decidePayout(
       },
       reason: decision.outcome === 'complete' ? decision.note : decision.reason,
     });
-    await decisionMail(uow, payout, decision);
-    const amount = formatCents(payout.amountCents);
-    await notify(uow, ctx.bus, {
-      userId: payout.userId,
-      ...(decision.outcome === 'complete'
-        ? {
-            kind: 'payout_completed',
-            title: `Your payout of ${amount} has been sent`,
-            body: `Payout #${payout.id} of ${amount} has been sent to your wallet.`,
-          }
-        : {
-            kind: 'payout_failed',
-            title: `Your payout of ${amount} could not be completed`,
-            body: `Payout #${payout.id} could not be completed (${decision.reason}). The amount is back in your balance.`,
-          }),
-      dedupeKey: `payout-${decision.outcome}:${payout.id}`,
-      mail: false,
+  });
+}
+
+/**
+ * An admin's APPROVE & SEND (DESIGN §15): a payout waiting for review, with a coin address, goes
+ * to the sender's queue as if the rules had let it through. The audit names the admin.
+ */
+export async function approvePayout(
+  ctx: AppContext,
+  sender: PayoutSender,
+  payoutId: number,
+  adminId: number,
+): Promise<void> {
+  await inTransaction(ctx.db, async (uow) => {
+    const payout = await lockDecidable(uow, payoutId);
+    if (payout.stage !== 'review') {
+      throw new AppError('PAYOUT_NOT_PENDING', PAYOUT_MESSAGES.notInReview);
+    }
+    if (!payout.currency || !payout.address) {
+      throw new AppError('CONFLICT', PAYOUT_MESSAGES.noAddress);
+    }
+    if (!sender.provider) throw new AppError('CONFLICT', PAYOUT_MESSAGES.automaticOff);
+    const now = ctx.clock();
+    await uow.tx
+      .update(payouts)
+      .set({
+        stage: 'queued',
+        stageReason: null,
+        approvedBy: adminId,
+        queuedAt: now,
+        nextAttemptAt: now,
+      })
+      .where(eq(payouts.id, payout.id));
+    await recordAudit(uow.tx, {
+      actorUserId: adminId,
+      action: 'payout.approve',
+      target: { type: 'payout', id: payout.id },
+      details: {
+        userId: payout.userId,
+        amountCents: payout.amountCents.toString(),
+        currency: payout.currency,
+      },
+      reason: payout.stageReason ?? undefined,
     });
+    await notifyStage(ctx, uow, payout, 'queued');
+    uow.afterCommit(() => sender.wake());
   });
 }

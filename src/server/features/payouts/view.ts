@@ -1,5 +1,6 @@
 import type { AdminPayoutView, PayoutView } from '#shared/contracts/payouts.ts';
 import { centsToDollarNumber } from '#shared/money.ts';
+import { findPayoutCoin } from '#shared/payout-coins.ts';
 import type { Payout } from '../../db/schema/payouts.ts';
 
 /** SPEC §3 Payout: dollars as numbers, dates as ISO strings, completedAt null until completed. */
@@ -15,6 +16,19 @@ export function toPayoutView(payout: Payout): PayoutView {
     createdAt: payout.createdAt.toISOString(),
     completedAt: payout.completedAt?.toISOString() ?? null,
     failureReason: payout.failureReason,
+    stage: payout.stage,
+    stageReason: payout.stageReason,
+    currency: payout.currency,
+    address: payout.address,
+    extraId: payout.extraId,
+    coinAmount: payout.coinAmount,
+    coinRate: payout.coinRate,
+    txHash: payout.txHash,
+    explorerUrl:
+      payout.txHash && payout.currency && payout.provider === 'nowpayments'
+        ? (findPayoutCoin(payout.currency)?.explorer(payout.txHash) ?? null)
+        : null,
+    sentAt: payout.sentAt?.toISOString() ?? null,
   };
 }
 

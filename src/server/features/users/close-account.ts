@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { DELETED_USERNAME_PREFIX } from '#shared/contracts/auth.ts';
+import { PAYOUT_MESSAGES } from '#shared/contracts/payouts.ts';
 import type { AppContext } from '../../context.ts';
 import { authTokens, knownDevices } from '../../db/schema/account-security.ts';
 import { challenges } from '../../db/schema/challenges.ts';
 import { users, type User } from '../../db/schema/users.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
+import { AppError } from '../../errors.ts';
 import { lockActiveChallengesOf, lockWalletBalance } from '../admin/repository.ts';
 import { hashPassword } from '../auth/password.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
@@ -133,7 +135,14 @@ export async function closeAccountLocked(
     }
   }
 
-  for (const payout of await lockPendingPayoutsOf(tx, userId)) {
+  const pendingPayouts = await lockPendingPayoutsOf(tx, userId);
+  // A payout with the provider ends only by the provider's answer (DESIGN §15): failing it here
+  // could return money already on the chain.
+  const inFlight = pendingPayouts.find(
+    (payout) => payout.stage === 'sending' || payout.stage === 'sent',
+  );
+  if (inFlight) throw new AppError('MONEY_HELD', PAYOUT_MESSAGES.inFlightClosing(inFlight.id));
+  for (const payout of pendingPayouts) {
     await applyPayoutDecision(ctx, uow, payout, {
       outcome: 'fail',
       adminId: actorUserId,

@@ -489,6 +489,17 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: everyone(400),
     },
   ],
+  'POST /api/webhooks/nowpayments/payouts': [
+    {
+      request: () => ({
+        method: 'POST',
+        url: '/api/webhooks/nowpayments/payouts',
+        headers: { 'content-type': 'application/json', 'x-nowpayments-sig': 'forged' },
+        payload: '{"id":"1","batch_withdrawal_id":"1","status":"FINISHED"}',
+      }),
+      expect: everyone(400),
+    },
+  ],
   'POST /api/webhooks/nowpayments': [
     {
       request: () => ({
@@ -667,6 +678,25 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       request: async (w) =>
         post(`/api/admin/payouts/${await w.payout()}/fail`, { reason: 'Address rejected' }),
       expect: adminOnly(200),
+    },
+  ],
+  'POST /api/admin/payouts/:id/approve': [
+    {
+      target: "player's payout to an address, waiting for review",
+      request: async (w) => post(`/api/admin/payouts/${await w.sendablePayout()}/approve`),
+      expect: adminOnly(200),
+    },
+  ],
+  'GET /api/admin/payouts/balances': [
+    { request: () => get('/api/admin/payouts/balances'), expect: adminOnly(200) },
+  ],
+  // Only an admin may end a sandbox withdrawal; one the sender has not sent is refused.
+  'POST /api/sandbox/payouts/:id/simulate': [
+    {
+      target: "player's payout not yet sent",
+      request: async (w) =>
+        post(`/api/sandbox/payouts/${await w.sendablePayout()}/simulate`, { status: 'finished' }),
+      expect: adminOnly(409),
     },
   ],
 };

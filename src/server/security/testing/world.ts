@@ -340,6 +340,23 @@ export class World {
     return response.json<{ id: number }>().id;
   });
 
+  /** `player`'s payout to a coin address, waiting for review: its ID is not approved. */
+  readonly sendablePayout = once(async () => {
+    const response = await this.send('player', {
+      method: 'POST',
+      url: '/api/payouts',
+      payload: {
+        amount: 2,
+        paymentMethod: 'crypto',
+        phoneNumber: '+1 555 010 9999',
+        currency: 'usdttrc20',
+        address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+      },
+    });
+    expectStatus(response, 201, 'request payout to an address');
+    return response.json<{ payout: { id: number } }>().payout.id;
+  });
+
   /** `player`'s pending payout request. */
   readonly payout = once(async () => {
     const response = await this.send('player', {

@@ -6,6 +6,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.delete': 'User deleted',
   'payout.complete': 'Payout completed',
   'payout.fail': 'Payout failed',
+  'payout.approve': 'Payout approved and sent',
   'dispute.resolve': 'Dispute resolved',
   'verification.approve': 'License approved',
   'verification.reject': 'License rejected',
