@@ -53,6 +53,9 @@ export function applyAccountEvent(
       // The bell's count and list read afresh. A suspension set or lifted, or a break taken in
       // another tab, changes what the app offers, so the user is read again too.
       void readAgain(queryClient, notificationsQueryKey);
+      // A payout moved on its way out (DESIGN §15): the payouts page shows its new stage.
+      if (event.notification.kind.startsWith('payout_'))
+        void readAgain(queryClient, payoutsQueryKey);
       if (
         event.notification.kind === 'account_suspended' ||
         event.notification.kind === 'suspension_lifted' ||

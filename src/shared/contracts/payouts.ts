@@ -127,64 +127,84 @@ export const PAYOUT_ADDRESS_MAX = 128;
  * (and a memo where the coin needs one), checked here by the coin's format, and its details
  * may then be left out (the server writes them from the coin and the address).
  */
-export const payoutRequestBodySchema = z
-  .strictObject({
-    amount: payoutAmountSchema,
-    paymentMethod: z
-      .enum(PAYOUT_METHOD_VALUES, { error: PAYOUT_MESSAGES.methodInvalid })
-      .refine((method) => OFFERED_PAYOUT_METHODS.includes(method), PAYOUT_MESSAGES.onlyCrypto),
-    paymentDetails: z
-      .string({ error: PAYOUT_MESSAGES.detailsRequired })
-      .trim()
-      .max(PAYOUT_DETAILS_MAX, PAYOUT_MESSAGES.detailsMax)
-      .optional(),
-    phoneNumber: phoneNumberSchema,
-    currency: z
-      .string({ error: PAYOUT_ADDRESS_MESSAGES.coinRequired })
-      .trim()
-      .toLowerCase()
-      .max(20, PAYOUT_ADDRESS_MESSAGES.coinNotOffered)
-      .optional(),
-    address: z
-      .string({ error: PAYOUT_ADDRESS_MESSAGES.addressRequired })
-      .trim()
-      .max(PAYOUT_ADDRESS_MAX, PAYOUT_ADDRESS_MESSAGES.addressRequired)
-      .optional(),
-    extraId: z.string().trim().max(64).optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.currency === undefined && body.address === undefined) {
-      if (!body.paymentDetails) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['paymentDetails'],
-          message: PAYOUT_MESSAGES.detailsRequired,
-        });
-      }
-      if (body.extraId !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['extraId'],
-          message: PAYOUT_ADDRESS_MESSAGES.coinRequired,
-        });
-      }
-      return;
-    }
-    if (!body.currency) {
+export const payoutRequestFieldsSchema = z.strictObject({
+  amount: payoutAmountSchema,
+  paymentMethod: z
+    .enum(PAYOUT_METHOD_VALUES, { error: PAYOUT_MESSAGES.methodInvalid })
+    .refine((method) => OFFERED_PAYOUT_METHODS.includes(method), PAYOUT_MESSAGES.onlyCrypto),
+  paymentDetails: z
+    .string({ error: PAYOUT_MESSAGES.detailsRequired })
+    .trim()
+    .max(PAYOUT_DETAILS_MAX, PAYOUT_MESSAGES.detailsMax)
+    .optional(),
+  phoneNumber: phoneNumberSchema,
+  currency: z
+    .string({ error: PAYOUT_ADDRESS_MESSAGES.coinRequired })
+    .trim()
+    .toLowerCase()
+    .max(20, PAYOUT_ADDRESS_MESSAGES.coinNotOffered)
+    .optional(),
+  address: z
+    .string({ error: PAYOUT_ADDRESS_MESSAGES.addressRequired })
+    .trim()
+    .max(PAYOUT_ADDRESS_MAX, PAYOUT_ADDRESS_MESSAGES.addressRequired)
+    .optional(),
+  extraId: z.string().trim().max(64).optional(),
+});
+
+/**
+ * The rules across fields: free-text details, or a coin and an address in the coin's format. It
+ * runs even when another field is wrong, so that every message shows at once; a field of the
+ * wrong type has its own message already and is left alone here.
+ */
+export function checkPayoutRequest(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const { paymentDetails, currency, address, extraId } = body;
+  if (currency === undefined && address === undefined) {
+    if (paymentDetails === undefined || paymentDetails === '') {
       ctx.addIssue({
         code: 'custom',
-        path: ['currency'],
+        path: ['paymentDetails'],
+        message: PAYOUT_MESSAGES.detailsRequired,
+      });
+    }
+    if (extraId !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['extraId'],
         message: PAYOUT_ADDRESS_MESSAGES.coinRequired,
       });
-      return;
     }
-    const problem = checkPayoutDestination({
-      currency: body.currency,
-      address: body.address ?? '',
-      extraId: body.extraId,
+    return;
+  }
+  if (currency === undefined || currency === '') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['currency'],
+      message: PAYOUT_ADDRESS_MESSAGES.coinRequired,
     });
-    if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+    return;
+  }
+  if (text(currency) === undefined || (address !== undefined && text(address) === undefined))
+    return;
+  const problem = checkPayoutDestination({
+    currency: String(currency).trim().toLowerCase(),
+    address: text(address)?.trim() ?? '',
+    extraId: text(extraId)?.trim(),
   });
+  if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+}
+
+/** Runs the check above on any object, whatever its fields' own checks found. */
+export const PAYOUT_REQUEST_CHECK_PARAMS = {
+  when: (payload: { value: unknown }) =>
+    typeof payload.value === 'object' && payload.value !== null,
+};
+
+export const payoutRequestBodySchema = payoutRequestFieldsSchema.superRefine(
+  (body, ctx) => checkPayoutRequest(body, ctx),
+  PAYOUT_REQUEST_CHECK_PARAMS,
+);
 export type PayoutRequestBody = z.input<typeof payoutRequestBodySchema>;
 
 /** SPEC §3 Payout, as its owner sees it. Amounts are dollars; dates ISO strings. */
@@ -242,6 +262,16 @@ export type AdminPayoutView = z.infer<typeof adminPayoutSchema>;
 export const adminPayoutListQuerySchema = payoutListQuerySchema.extend({
   status: z.enum(PAYOUT_STATUS_VALUES).optional(),
 });
+
+/** GET /api/payouts/options: the coins payouts are offered in and who sends them (DESIGN §15). */
+export const payoutOptionsSchema = z.object({
+  /** `manual`: no provider sends them, every payout waits for an admin. */
+  mode: z.enum(['nowpayments', 'sandbox', 'manual']),
+  coins: z.array(
+    z.object({ code: z.string(), label: z.string(), memoLabel: z.string().nullable() }),
+  ),
+});
+export type PayoutOptions = z.infer<typeof payoutOptionsSchema>;
 
 /** GET /api/admin/payouts/balances: the provider's balance of each offered coin (DESIGN §15). */
 export const payoutBalancesSchema = z.object({

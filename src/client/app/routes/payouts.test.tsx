@@ -30,6 +30,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+const TRON = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+const PAYOUT_OPTIONS = {
+  mode: 'sandbox',
+  coins: [
+    { code: 'usdttrc20', label: 'USDT (TRON)', memoLabel: null },
+    { code: 'btc', label: 'Bitcoin (BTC)', memoLabel: null },
+    { code: 'xrp', label: 'XRP', memoLabel: 'Destination tag' },
+  ],
+};
+
 interface PayoutServer {
   user?: PublicUser;
   /** The history the server holds at the time of each request. */
@@ -45,6 +55,7 @@ function serve({
   return stubFetch((request) => {
     const { path } = parseRequestUrl(request.url);
     if (path === '/api/user') return jsonResponse(200, user);
+    if (path === '/api/payouts/options') return jsonResponse(200, PAYOUT_OPTIONS);
     if (request.method === 'POST' && path === '/api/payouts') return onRequest(request);
     if (path === '/api/payouts') return jsonResponse(200, payouts());
     return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
@@ -65,17 +76,30 @@ async function openDialog() {
   return { user, dialog, ...view };
 }
 
+/**
+ * Fills the form: a coin address by default (DESIGN §15), or, given `details`, the coin select's
+ * "Other" and the SPEC's free-text details.
+ */
 async function fill(
   user: ReturnType<typeof userEvent.setup>,
   dialog: HTMLElement,
-  { amount = '15', details = 'BTC bc1qexampleaddress', phone }: Record<string, string> = {},
+  { amount = '15', details, address = TRON, phone }: Record<string, string | undefined> = {},
 ) {
   const amountBox = within(dialog).getByLabelText('Amount ($)');
   await user.clear(amountBox);
   if (amount) await user.type(amountBox, amount);
-  const detailsBox = within(dialog).getByLabelText('Payment Details');
-  await user.clear(detailsBox);
-  if (details) await user.type(detailsBox, details);
+  const coin = within(dialog).getByLabelText('Coin');
+  if (details !== undefined) {
+    await user.selectOptions(coin, 'Other (describe below)');
+    const detailsBox = within(dialog).getByLabelText('Payment Details');
+    await user.clear(detailsBox);
+    if (details) await user.type(detailsBox, details);
+  } else {
+    await user.selectOptions(coin, 'USDT (TRON)');
+    const addressBox = within(dialog).getByLabelText('USDT (TRON) address');
+    await user.clear(addressBox);
+    if (address) await user.type(addressBox, address);
+  }
   if (phone !== undefined) {
     const phoneBox = within(dialog).getByLabelText('Phone Number');
     await user.clear(phoneBox);
@@ -137,6 +161,45 @@ describe('payouts page', () => {
   });
 });
 
+describe('payout stages (DESIGN §15)', () => {
+  it('shows why a payout waits, the coins and transaction of a sent one, and how long one took', async () => {
+    serve({
+      payouts: () => [
+        makePayout({ id: 9, amount: 600, stage: 'review', stageReason: 'over $500' }),
+        makePayout({
+          id: 8,
+          stage: 'sent',
+          stageReason: null,
+          currency: 'usdttrc20',
+          coinAmount: '20',
+          coinRate: '1',
+          txHash: 'ab'.repeat(32),
+          explorerUrl: `https://tronscan.org/#/transaction/${'ab'.repeat(32)}`,
+        }),
+        makePayout({
+          id: 7,
+          status: 'completed',
+          stage: 'completed',
+          stageReason: null,
+          createdAt: '2025-03-14T12:00:00.000Z',
+          completedAt: '2025-03-14T12:01:30.000Z',
+        }),
+      ],
+    });
+    renderApp('/payouts');
+    const list = await screen.findByRole('list', { name: 'Payout history' });
+    const [waiting, sent, done] = within(list).getAllByRole('article');
+    expect(waiting).toHaveTextContent('Waiting for review: over $500');
+    expect(within(waiting!).getByText('PROCESSING')).toBeInTheDocument();
+    expect(sent).toHaveTextContent('20 USDTTRC20 at 1 per $1');
+    expect(within(sent!).getByRole('link', { name: 'ab'.repeat(32) })).toHaveAttribute(
+      'href',
+      `https://tronscan.org/#/transaction/${'ab'.repeat(32)}`,
+    );
+    expect(done).toHaveTextContent('Took1 min 30 s');
+  });
+});
+
 describe('payout history, live', () => {
   it('shows a payout the operator failed as soon as its amount comes back to the balance', async () => {
     let payouts = [makePayout({ id: 3, amount: 20 })];
@@ -160,6 +223,37 @@ describe('payout history, live', () => {
   });
 });
 
+describe('payout stages, live', () => {
+  it('moves a payout on through its stages as its notifications arrive, without a reload', async () => {
+    let payouts = [makePayout({ id: 4, stage: 'queued', stageReason: null })];
+    serve({ payouts: () => payouts });
+    renderApp('/payouts');
+    const list = await screen.findByRole('list', { name: 'Payout history' });
+    expect(list).toHaveTextContent('Queued');
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    const socket = FakeWebSocket.latest();
+    act(() => socket.serverOpen());
+
+    payouts = [makePayout({ id: 4, stage: 'sent', stageReason: null, txHash: 'cd'.repeat(32) })];
+    act(() =>
+      socket.serverSend({
+        type: 'NOTIFICATION',
+        notification: {
+          id: 11,
+          kind: 'payout_update',
+          challengeId: null,
+          title: 'Your payout of $15.00 is on the chain',
+          body: 'Payout #4 of $15.00 has left.',
+          createdAt: '2025-03-14T12:00:30.000Z',
+          read: false,
+        },
+      }),
+    );
+    expect(await within(list).findByText('Sent')).toBeInTheDocument();
+    expect(list).toHaveTextContent('cd'.repeat(32));
+  });
+});
+
 describe('request payout dialog', () => {
   it('offers only crypto, asks for the coin and address, prefills the phone', async () => {
     serve();
@@ -172,6 +266,19 @@ describe('request payout dialog', () => {
         .getAllByRole('option')
         .map((option) => option.textContent),
     ).toEqual(['Crypto']);
+    const coin = within(dialog).getByLabelText('Coin');
+    expect(
+      within(coin)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['USDT (TRON)', 'Bitcoin (BTC)', 'XRP', 'Other (describe below)']);
+    expect(within(dialog).getByLabelText('USDT (TRON) address')).toHaveValue('');
+    expect(within(dialog).queryByLabelText('Payment Details')).not.toBeInTheDocument();
+    // A coin that needs a destination tag asks for it.
+    await userEvent.setup().selectOptions(coin, 'XRP');
+    expect(within(dialog).getByLabelText('Destination tag')).toBeInTheDocument();
+    // "Other" is the SPEC's free text, with its placeholder; an admin sends it by hand.
+    await userEvent.setup().selectOptions(coin, 'Other (describe below)');
     expect(within(dialog).getByLabelText('Payment Details')).toHaveAttribute(
       'placeholder',
       PAYOUT_DETAILS_PLACEHOLDER,
@@ -229,14 +336,13 @@ describe('request payout dialog', () => {
 
     expect(await findToast('PAYOUT REQUESTED')).toHaveTextContent('$15.00');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(payoutPosts(fetchMock)[0]?.[1]?.body).toBe(
-      JSON.stringify({
-        amount: '15.00',
-        paymentMethod: 'crypto',
-        paymentDetails: 'BTC bc1qexampleaddress',
-        phoneNumber: '+1 555 123 4567',
-      }),
-    );
+    expect(JSON.parse(String(payoutPosts(fetchMock)[0]?.[1]?.body))).toEqual({
+      amount: '15.00',
+      paymentMethod: 'crypto',
+      phoneNumber: '+1 555 123 4567',
+      currency: 'usdttrc20',
+      address: TRON,
+    });
     expect(queryClient.getQueryData(userQueryKey)).toMatchObject({ balance: 25 });
     const list = await screen.findByRole('list', { name: 'Payout history' });
     expect(within(list).getByText('PROCESSING')).toBeInTheDocument();

@@ -9,12 +9,14 @@ import {
   payoutIdParamsSchema,
   payoutListQuerySchema,
   payoutBalancesSchema,
+  payoutOptionsSchema,
   payoutRequestBodySchema,
   payoutRequestResponseSchema,
   payoutSchema,
   sandboxPayoutSimulateBodySchema,
 } from '#shared/contracts/payouts.ts';
 import { centsToDollarNumber } from '#shared/money.ts';
+import { findPayoutCoin } from '#shared/payout-coins.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -88,6 +90,21 @@ export const payoutRoutes =
         const user = requireUser(request);
         return (await listOwnPayouts(ctx.db, user.id, request.query)).map(toPayoutView);
       },
+    );
+
+    app.get(
+      '/api/payouts/options',
+      {
+        config: { access: 'user' },
+        schema: { response: { 200: payoutOptionsSchema, ...errors } },
+      },
+      async () => ({
+        mode: provider?.name ?? ('manual' as const),
+        coins: ctx.env.PAYOUT_CURRENCIES.flatMap((code) => {
+          const coin = findPayoutCoin(code);
+          return coin ? [{ code, label: coin.label, memoLabel: coin.memo?.label ?? null }] : [];
+        }),
+      }),
     );
 
     app.post(

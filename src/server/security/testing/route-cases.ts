@@ -518,6 +518,9 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     { request: () => post('/api/notifications/read', { all: true }), expect: signedIn(200) },
   ],
   'GET /api/payouts': [{ request: () => get('/api/payouts'), expect: signedIn(200) }],
+  'GET /api/payouts/options': [
+    { request: () => get('/api/payouts/options'), expect: signedIn(200) },
+  ],
   'POST /api/payouts': [
     { request: () => post('/api/payouts', PAYOUT_BODY), expect: signedIn(201) },
   ],

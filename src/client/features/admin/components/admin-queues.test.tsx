@@ -213,6 +213,53 @@ describe('payouts queue', () => {
     expect(postsTo(fetchMock, '/api/admin/payouts/5/complete')).toEqual([{ note: 'tx 0xabc' }]);
   });
 
+  it('approves & sends a payout held for review, and offers no hand decision once it is sent', async () => {
+    const held = makeAdminPayout({
+      stage: 'review',
+      stageReason: 'over $500',
+      amount: 600,
+      currency: 'usdttrc20',
+      address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+    });
+    const sending = makeAdminPayout({
+      id: 7,
+      username: 'fast_player',
+      stage: 'sent',
+      stageReason: null,
+      currency: 'usdttrc20',
+      address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+      coinAmount: '20',
+      txHash: 'ab'.repeat(32),
+    });
+    const fetchMock = serve(
+      {
+        '/api/admin/payouts': [held, sending],
+        '/api/admin/payouts/balances': {
+          provider: 'sandbox',
+          balances: [
+            { currency: 'usdttrc20', amount: '5', pending: '0', queuedCount: 1, short: true },
+          ],
+        },
+      },
+      () => jsonResponse(200, { ...held, stage: 'queued', stageReason: null }),
+    );
+    const user = await openTab('PAYOUTS');
+
+    const balances = await screen.findByRole('region', { name: 'Payout provider balance' });
+    expect(balances).toHaveTextContent('TEST MODE');
+    expect(balances).toHaveTextContent('Too low for a queued payout');
+
+    const row = await screen.findByRole('article', { name: 'ace_player' });
+    expect(row).toHaveTextContent('Waiting for review: over $500');
+    await user.click(within(row).getByRole('button', { name: 'APPROVE & SEND' }));
+    expect(await findToast('Payout approved')).toHaveTextContent('$600.00 to ace_player');
+    expect(postsTo(fetchMock, '/api/admin/payouts/5/approve')).toEqual([{}]);
+
+    const sent = screen.getByRole('article', { name: 'fast_player' });
+    expect(sent).toHaveTextContent('Sent');
+    expect(within(sent).queryByRole('button')).not.toBeInTheDocument();
+  });
+
   it('fails a payout only with a reason', async () => {
     const fetchMock = serve({ '/api/admin/payouts': [makeAdminPayout()] }, () =>
       jsonResponse(200, makeAdminPayout({ status: 'failed', failureReason: 'Bad address' })),

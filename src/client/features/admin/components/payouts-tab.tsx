@@ -1,15 +1,19 @@
 import { useId, useState } from 'react';
-import { Wallet } from 'lucide-react';
+import { Rocket, TriangleAlert, Wallet } from 'lucide-react';
 import type { AdminPayoutView } from '#shared/contracts/payouts.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
+import { Button } from '#client/components/ui/button.tsx';
 import { formatDollars } from '#client/lib/format.ts';
 import {
   payoutDateLabel,
   payoutMethodLabel,
+  payoutStageLabel,
   payoutStatusLabel,
   payoutStatusVariant,
 } from '#client/features/payouts/lib/payout-display.ts';
+import { useApprovePayout } from '../api/approve-payout.ts';
 import { useAdminPayouts, type PayoutQueueFilter } from '../api/get-admin-payouts.ts';
+import { usePayoutBalances } from '../api/get-payout-balances.ts';
 import { Fact, rowClasses } from './facts.tsx';
 import { PagedList, pagedQuery } from './paged-list.tsx';
 import { CompletePayoutDialog, FailPayoutDialog } from './payout-decision-dialogs.tsx';
@@ -21,6 +25,19 @@ const FILTERS: readonly { value: PayoutQueueFilter; label: string }[] = [
   { value: 'failed', label: 'Failed' },
   { value: 'all', label: 'All payouts' },
 ];
+
+/** Only a payout not yet with the provider can be decided by hand (DESIGN §15). */
+const DECIDABLE_STAGES: ReadonlySet<AdminPayoutView['stage']> = new Set(['review', 'queued']);
+
+function ApprovePayoutButton({ payout }: { payout: AdminPayoutView }) {
+  const approve = useApprovePayout();
+  return (
+    <Button size="sm" disabled={approve.isPending} onClick={() => approve.mutate(payout.id)}>
+      <Rocket aria-hidden="true" />
+      {approve.isPending ? 'SENDING...' : 'APPROVE & SEND'}
+    </Button>
+  );
+}
 
 function AdminPayoutRow({ payout }: { payout: AdminPayoutView }) {
   const titleId = useId();
@@ -54,19 +71,77 @@ function AdminPayoutRow({ payout }: { payout: AdminPayoutView }) {
         <Fact label="Details" wide>
           <span className="font-mono text-[0.8rem] break-all">{payout.paymentDetails}</span>
         </Fact>
+        <Fact label="Stage" wide>
+          {payoutStageLabel(payout)}
+        </Fact>
+        {payout.coinAmount && payout.currency && (
+          <Fact label="Coins">
+            {payout.coinAmount} {payout.currency.toUpperCase()}
+          </Fact>
+        )}
+        {payout.txHash && (
+          <Fact label="Transaction" wide>
+            <span className="font-mono text-[0.8rem] break-all">{payout.txHash}</span>
+          </Fact>
+        )}
         {payout.failureReason && (
           <Fact label="Reason" wide>
             <span className="text-red-300">{payout.failureReason}</span>
           </Fact>
         )}
       </dl>
-      {payout.status === 'pending' && (
+      {payout.status === 'pending' && DECIDABLE_STAGES.has(payout.stage) && (
         <div className="flex flex-wrap gap-2">
+          {payout.stage === 'review' && payout.currency && <ApprovePayoutButton payout={payout} />}
           <CompletePayoutDialog payout={payout} />
           <FailPayoutDialog payout={payout} />
         </div>
       )}
     </article>
+  );
+}
+
+/**
+ * The payout provider's balance per coin (DESIGN §15), with a warning where a queued payout
+ * waits for more than the provider holds.
+ */
+function ProviderBalances() {
+  const balances = usePayoutBalances();
+  const data = balances.data;
+  if (!data) return null;
+  const heading =
+    data.provider === 'sandbox'
+      ? 'Payout provider balance (TEST MODE)'
+      : data.provider === 'nowpayments'
+        ? 'NOWPayments balance'
+        : 'Payouts are sent by hand';
+  return (
+    <section aria-label="Payout provider balance" className={rowClasses}>
+      <h3 className="font-display text-sm font-bold tracking-wide text-white uppercase">
+        {heading}
+      </h3>
+      {data.provider && !data.balances && (
+        <p className="text-sm text-amber-200">The provider did not answer: try again shortly.</p>
+      )}
+      {data.balances && (
+        <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-4">
+          {data.balances.map((coin) => (
+            <Fact key={coin.currency} label={coin.currency.toUpperCase()}>
+              {coin.amount}
+              {coin.queuedCount > 0 && (
+                <span className="block text-xs text-slate-400">{coin.queuedCount} queued</span>
+              )}
+              {coin.short && (
+                <span className="flex items-center gap-1 text-xs text-amber-200">
+                  <TriangleAlert aria-hidden="true" className="size-3.5" />
+                  Too low for a queued payout
+                </span>
+              )}
+            </Fact>
+          ))}
+        </dl>
+      )}
+    </section>
   );
 }
 
@@ -76,6 +151,7 @@ export function PayoutsTab() {
   const payouts = useAdminPayouts(filter);
   return (
     <div className="space-y-5">
+      <ProviderBalances />
       <StatusFilter label="Show" value={filter} options={FILTERS} onChange={setFilter} />
       <PagedList
         query={pagedQuery(payouts)}

@@ -10,7 +10,9 @@ import { formatDollars } from '#client/lib/format.ts';
 import { usePayouts } from '../api/get-payouts.ts';
 import {
   payoutDateLabel,
+  payoutDurationLabel,
   payoutMethodLabel,
+  payoutStageLabel,
   payoutStatusLabel,
   payoutStatusVariant,
 } from '../lib/payout-display.ts';
@@ -35,9 +37,14 @@ function Fact({
   );
 }
 
-/** One payout as SPEC §2 lists it: amount, status, method, details, phone and date. */
+/**
+ * One payout as SPEC §2 lists it (amount, status, method, details, phone and date), with where
+ * it is on its way out (DESIGN §15): the stage and its reason, the coins sent, the transaction,
+ * and how long it took.
+ */
 export function PayoutEntry({ payout }: { payout: PayoutView }) {
   const titleId = useId();
+  const took = payoutDurationLabel(payout.createdAt, payout.completedAt);
   return (
     <article
       aria-labelledby={titleId}
@@ -61,10 +68,38 @@ export function PayoutEntry({ payout }: { payout: PayoutView }) {
         <Fact label="Details" className="sm:col-span-2">
           <span className="font-mono text-[0.8rem] break-all">{payout.paymentDetails}</span>
         </Fact>
+        <Fact label="Stage" className="sm:col-span-2">
+          <span data-testid="payout-stage">{payoutStageLabel(payout)}</span>
+        </Fact>
+        {payout.coinAmount && payout.currency && (
+          <Fact label="Coins">
+            {payout.coinAmount} {payout.currency.toUpperCase()}
+            {payout.coinRate && (
+              <span className="text-slate-400"> at {payout.coinRate} per $1</span>
+            )}
+          </Fact>
+        )}
+        {payout.txHash && (
+          <Fact label="Transaction" className="sm:col-span-2">
+            {payout.explorerUrl ? (
+              <a
+                href={payout.explorerUrl}
+                target="_blank"
+                rel="noreferrer noopener"
+                className="rounded-sm font-mono text-[0.8rem] break-all text-accent underline underline-offset-4 hover:text-accent-strong"
+              >
+                {payout.txHash}
+              </a>
+            ) : (
+              <span className="font-mono text-[0.8rem] break-all">{payout.txHash} (TEST MODE)</span>
+            )}
+          </Fact>
+        )}
         <Fact label="Requested">{payoutDateLabel(payout.createdAt)}</Fact>
         {payout.status === 'completed' && (
           <Fact label="Completed">{payoutDateLabel(payout.completedAt)}</Fact>
         )}
+        {took && <Fact label="Took">{took}</Fact>}
         {payout.status === 'failed' && payout.failureReason && (
           <Fact label="Reason" className="sm:col-span-2">
             <span className="text-red-300">{payout.failureReason}</span>

@@ -1,19 +1,23 @@
 import { useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'wouter';
 import { Bitcoin, Send } from 'lucide-react';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import {
+  checkPayoutRequest,
   OFFERED_PAYOUT_METHODS,
+  PAYOUT_REQUEST_CHECK_PARAMS,
   PAYOUT_DETAILS_PLACEHOLDER,
   PAYOUT_MESSAGES,
   PAYOUT_MIN_CENTS,
   payoutAmountSchema,
-  payoutRequestBodySchema,
+  payoutRequestFieldsSchema,
   type PayoutMethodValue,
+  type PayoutOptions,
   type PayoutRequestBody,
 } from '#shared/contracts/payouts.ts';
+import { z } from '#shared/validation.ts';
 import { centsToDecimalString, dollarNumberToCents, type Cents } from '#shared/money.ts';
 import { Button } from '#client/components/ui/button.tsx';
 import {
@@ -31,10 +35,33 @@ import { Textarea } from '#client/components/ui/textarea.tsx';
 import { ApiError } from '#client/lib/api-client.ts';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { formatDollars } from '#client/lib/format.ts';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { usePayoutOptions } from '../api/get-payout-options.ts';
 import { useRequestPayout, type RequestPayoutInput } from '../api/request-payout.ts';
 import { payoutMethodLabel } from '../lib/payout-display.ts';
 
-const FIELD_NAMES = ['amount', 'paymentMethod', 'paymentDetails', 'phoneNumber'] as const;
+const FIELD_NAMES = [
+  'amount',
+  'paymentMethod',
+  'paymentDetails',
+  'phoneNumber',
+  'currency',
+  'address',
+  'extraId',
+] as const;
+
+/** The coin select's last choice: no coin address, the SPEC's free-text details instead. */
+const OTHER_COIN = '';
+
+/**
+ * What the form holds for the request: with a coin chosen, its address (and memo) and no free
+ * text; with "Other", the free text alone, as a SPEC client sends it (DESIGN §15).
+ */
+function requestOf(values: PayoutRequestBody): PayoutRequestBody {
+  const { currency, address, extraId, paymentDetails, ...rest } = values;
+  if (currency === OTHER_COIN || currency === undefined) return { ...rest, paymentDetails };
+  return { ...rest, currency, address, ...(extraId ? { extraId } : {}) };
+}
 
 /**
  * SPEC §5 says the form's default method is paypal while only crypto is offered. A default that
@@ -49,15 +76,28 @@ const DEFAULT_METHOD: PayoutMethodValue = OFFERED_PAYOUT_METHODS[0] ?? 'crypto';
  * under the wallet's lock and has the final word (the balance may change while the dialog is open).
  */
 export function payoutFormSchema(balanceCents: Cents) {
-  return payoutRequestBodySchema.extend({
-    amount: payoutAmountSchema.refine(
-      (amountCents) => amountCents <= balanceCents,
-      PAYOUT_MESSAGES.insufficientBalance,
-    ),
-  });
+  return z.preprocess(
+    requestOf,
+    payoutRequestFieldsSchema
+      .extend({
+        amount: payoutAmountSchema.refine(
+          (amountCents) => amountCents <= balanceCents,
+          PAYOUT_MESSAGES.insufficientBalance,
+        ),
+      })
+      .superRefine((body, ctx) => checkPayoutRequest(body, ctx), PAYOUT_REQUEST_CHECK_PARAMS),
+  );
 }
 
-function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequested: () => void }) {
+function RequestPayoutForm({
+  user,
+  options,
+  onRequested,
+}: {
+  user: PublicUser;
+  options: PayoutOptions;
+  onRequested: () => void;
+}) {
   const requestPayout = useRequestPayout(user.id);
   // DESIGN §11: no payout before an admin approves the player's ID; the way there is offered.
   const [identityNeeded, setIdentityNeeded] = useState<string>();
@@ -67,16 +107,22 @@ function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequeste
     register,
     handleSubmit,
     setError,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<PayoutRequestBody, unknown, RequestPayoutInput>({
     resolver,
     defaultValues: {
       amount: '',
       paymentMethod: DEFAULT_METHOD,
+      currency: options.coins[0]?.code ?? OTHER_COIN,
+      address: '',
+      extraId: '',
       paymentDetails: '',
       phoneNumber: user.phoneNumber ?? '',
     },
   });
+  const chosen = useWatch({ control, name: 'currency' });
+  const coin = options.coins.find((offered) => offered.code === chosen);
 
   const onSubmit = handleSubmit(async (values) => {
     setIdentityNeeded(undefined);
@@ -156,21 +202,73 @@ function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequeste
         )}
       </Field>
       <Field
-        label="Payment Details"
-        error={errors.paymentDetails?.message}
-        hint="Double-check the address: crypto payouts cannot be reversed."
+        label="Coin"
+        error={errors.currency?.message}
+        hint={
+          options.mode === 'manual'
+            ? 'An admin sends each payout by hand.'
+            : 'Sent by itself in minutes when no review is needed.'
+        }
       >
         {(control) => (
-          <Textarea
-            {...control}
-            rows={3}
-            placeholder={PAYOUT_DETAILS_PLACEHOLDER}
-            autoComplete="off"
-            spellCheck={false}
-            {...register('paymentDetails')}
-          />
+          <NativeSelect {...control} {...register('currency')}>
+            {options.coins.map((offered) => (
+              <option key={offered.code} value={offered.code}>
+                {offered.label}
+              </option>
+            ))}
+            <option value={OTHER_COIN}>Other (describe below)</option>
+          </NativeSelect>
         )}
       </Field>
+      {coin ? (
+        <>
+          <Field
+            label={`${coin.label} address`}
+            error={errors.address?.message}
+            hint="Double-check the address: crypto payouts cannot be reversed."
+          >
+            {(control) => (
+              <Input
+                {...control}
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono"
+                {...register('address')}
+              />
+            )}
+          </Field>
+          {coin.memoLabel && (
+            <Field label={coin.memoLabel} error={errors.extraId?.message}>
+              {(control) => (
+                <Input
+                  {...control}
+                  autoComplete="off"
+                  spellCheck={false}
+                  {...register('extraId')}
+                />
+              )}
+            </Field>
+          )}
+        </>
+      ) : (
+        <Field
+          label="Payment Details"
+          error={errors.paymentDetails?.message}
+          hint="Double-check the address: crypto payouts cannot be reversed. An admin sends these by hand."
+        >
+          {(control) => (
+            <Textarea
+              {...control}
+              rows={3}
+              placeholder={PAYOUT_DETAILS_PLACEHOLDER}
+              autoComplete="off"
+              spellCheck={false}
+              {...register('paymentDetails')}
+            />
+          )}
+        </Field>
+      )}
       <Button type="submit" size="lg" className="w-full" disabled={busy}>
         <Send aria-hidden="true" />
         {busy ? 'SUBMITTING...' : 'SUBMIT REQUEST'}
@@ -182,6 +280,7 @@ function RequestPayoutForm({ user, onRequested }: { user: PublicUser; onRequeste
 /** SPEC §2: the Request Payout dialog. A balance below the minimum cannot be withdrawn. */
 export function RequestPayoutDialog({ user }: { user: PublicUser }) {
   const [open, setOpen] = useState(false);
+  const options = usePayoutOptions();
   const belowMinimum = dollarNumberToCents(user.available) < PAYOUT_MIN_CENTS;
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -205,7 +304,21 @@ export function RequestPayoutDialog({ user }: { user: PublicUser }) {
             The amount is held from your balance until the payout is sent to your crypto wallet.
           </DialogDescription>
         </DialogHeader>
-        <RequestPayoutForm user={user} onRequested={() => setOpen(false)} />
+        {options.data ? (
+          <RequestPayoutForm
+            user={user}
+            options={options.data}
+            onRequested={() => setOpen(false)}
+          />
+        ) : options.isError ? (
+          <p role="alert" className="text-sm text-red-300">
+            The payout form could not load. Please close it and try again.
+          </p>
+        ) : (
+          <div className="flex justify-center py-6">
+            <Spinner label="Loading the payout form" />
+          </div>
+        )}
       </DialogContent>
     </Dialog>
   );

@@ -1,4 +1,9 @@
-import { PAYOUT_STATUS_BADGES, type PayoutMethodValue } from '#shared/contracts/payouts.ts';
+import {
+  PAYOUT_STAGE_LABELS,
+  PAYOUT_STATUS_BADGES,
+  type PayoutMethodValue,
+  type PayoutView,
+} from '#shared/contracts/payouts.ts';
 import type { BadgeVariant } from '#client/components/ui/badge.tsx';
 
 /**
@@ -35,4 +40,28 @@ export function payoutDateLabel(value: unknown): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return 'N/A';
   return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** DESIGN §15: the stage in words, with why it waits when it waits for review. */
+export function payoutStageLabel(payout: Pick<PayoutView, 'stage' | 'stageReason'>): string {
+  const label = PAYOUT_STAGE_LABELS[payout.stage];
+  return payout.stageReason && payout.stage !== 'failed'
+    ? `${label}: ${payout.stageReason}`
+    : label;
+}
+
+/** How long a completed payout took from its request: "45 s", "3 min 20 s", "2 h 5 min". */
+export function payoutDurationLabel(createdAt: string, completedAt: string | null): string | null {
+  if (!completedAt) return null;
+  const seconds = Math.max(
+    0,
+    Math.round((new Date(completedAt).getTime() - new Date(createdAt).getTime()) / 1000),
+  );
+  if (Number.isNaN(seconds)) return null;
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60)
+    return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
