@@ -53,6 +53,8 @@ describe('the operator and a player in two browsers', () => {
     await player.page.getByRole('button', { name: 'Request Payout' }).click();
     const request = player.page.getByRole('dialog', { name: 'Request Payout' });
     await request.getByLabel('Amount ($)').fill('15');
+    // "Other": the SPEC's free-text details, which an operator pays by hand (DESIGN §15).
+    await request.getByLabel('Coin').selectOption({ label: 'Other (describe below)' });
     await request.getByLabel('Payment Details').fill('BTC bc1qe2eplayerwalletaddress');
     await request.getByRole('button', { name: 'SUBMIT REQUEST' }).click();
     await player.page.getByText('PAYOUT REQUESTED').first().waitFor();

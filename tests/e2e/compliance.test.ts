@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
-  ADMIN,
+  approveLicence,
   creditPlayer,
   launchBrowser,
   PNG_1X1,
@@ -131,27 +131,6 @@ describe('where cash play is allowed', () => {
   });
 });
 
-/** Approves the player's pending licence through the admin API, as an operator would. */
-async function approveLicence(username: string): Promise<void> {
-  const login = await fetch(`${app.baseUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const pending = (await (
-    await fetch(`${app.baseUrl}/api/admin/verifications?status=pending`, { headers: { cookie } })
-  ).json()) as Array<{ id: number; username: string }>;
-  const review = pending.find((row) => row.username === username);
-  if (!review) throw new Error(`no pending licence of ${username}`);
-  const response = await fetch(`${app.baseUrl}/api/admin/verifications/${review.id}/approve`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: '{}',
-  });
-  if (!response.ok) throw new Error(`approve failed: ${response.status} ${await response.text()}`);
-}
-
 describe('identity before money leaves', () => {
   it('a payout is refused until an admin approves the licence, then held within the daily limit', async () => {
     const context = await playerAt();
@@ -165,6 +144,7 @@ describe('identity before money leaves', () => {
       await page.getByRole('button', { name: 'Request Payout' }).click();
       const dialog = page.getByRole('dialog', { name: 'Request Payout' });
       await dialog.getByLabel('Amount ($)').fill(amount);
+      await dialog.getByLabel('Coin').selectOption({ label: 'Other (describe below)' });
       await dialog.getByLabel('Payment Details').fill('BTC bc1qcompliancee2e0000000000000000');
       await dialog.getByRole('button', { name: 'SUBMIT REQUEST' }).click();
       return dialog;
@@ -187,7 +167,7 @@ describe('identity before money leaves', () => {
     await upload.getByRole('button', { name: 'UPLOAD LICENSE' }).click();
     await page.getByText('PENDING REVIEW').first().waitFor();
 
-    await approveLicence(username);
+    await approveLicence(app.baseUrl, username);
     await ask('20');
     await page.getByText('PAYOUT REQUESTED').first().waitFor();
 

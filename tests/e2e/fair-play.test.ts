@@ -71,6 +71,7 @@ describe('a false report, undone', () => {
     await cheat.page.getByRole('button', { name: /Request Payout/i }).click();
     const payout = cheat.page.getByRole('dialog', { name: 'Request Payout' });
     await payout.getByLabel(/Amount/).fill('105');
+    await payout.getByLabel('Coin').selectOption({ label: 'Other (describe below)' });
     await payout.getByLabel(/Payment Details/i).fill('BTC bc1qcheataddress0000000000000000000');
     await payout.getByLabel(/Phone/i).fill('+1 555 010 9999');
     await payout.getByRole('button', { name: /REQUEST PAYOUT|SUBMIT/i }).click();

@@ -199,6 +199,41 @@ export async function creditPlayer(
   if (!response.ok) throw new Error(`credit failed: ${response.status} ${await response.text()}`);
 }
 
+/** Calls the API as the operator, signing in first; anything but a 2xx throws. */
+export async function adminCall<T = unknown>(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const login = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { cookie, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Approves the player's pending licence through the admin API, as an operator would. */
+export async function approveLicence(baseUrl: string, username: string): Promise<void> {
+  const pending = await adminCall<Array<{ id: number; username: string }>>(
+    baseUrl,
+    'GET',
+    '/api/admin/verifications?status=pending',
+  );
+  const review = pending.find((row) => row.username === username);
+  if (!review) throw new Error(`no pending licence of ${username}`);
+  await adminCall(baseUrl, 'POST', `/api/admin/verifications/${review.id}/approve`);
+}
+
 /** The top bar's balance chip: dollars, labelled Coins, titled '$ Blue Coins' (SPEC §1). */
 export const topBarBalance = (page: Page) => page.locator('header').getByTitle('$ Blue Coins');
 
