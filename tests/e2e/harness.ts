@@ -37,8 +37,8 @@ async function freePort(): Promise<number> {
 export interface RunningApp {
   baseUrl: string;
   dataDir: string;
-  /** Sends SIGTERM, waits for the process to end and returns its exit code. */
-  stop(options?: { keepData?: boolean }): Promise<number | null>;
+  /** Sends SIGTERM (or the signal given), waits for the process to end, returns its exit code. */
+  stop(options?: { keepData?: boolean; signal?: NodeJS.Signals }): Promise<number | null>;
   logs(): string;
 }
 
@@ -92,7 +92,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
     dataDir,
     logs: () => output,
     stop: async (options = {}) => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null) child.kill(options.signal ?? 'SIGTERM');
       const code = await exited;
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
       return code;

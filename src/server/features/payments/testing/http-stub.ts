@@ -35,10 +35,11 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /**
  * A local HTTP server on 127.0.0.1 and a free port, answering with `handle`: the payment tests'
- * stand-in for a provider's API, speaking its wire format.
+ * stand-in for a provider's API, speaking its wire format. `hang-up` drops the connection,
+ * `hold` leaves it open without an answer.
  */
 export async function startHttpStub(
-  handle: (request: StubRequest) => StubReply | 'hang-up',
+  handle: (request: StubRequest) => StubReply | 'hang-up' | 'hold',
 ): Promise<HttpStub> {
   const requests: StubRequest[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -55,6 +56,8 @@ export async function startHttpStub(
         request.socket.destroy();
         return;
       }
+      // Never answered: the caller waits until it gives up or dies.
+      if (reply === 'hold') return;
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
       response.writeHead(reply.status, {
         'content-type': 'application/json',

@@ -33,10 +33,10 @@ export type FakePayoutRoute =
 
 /**
  * What the next call of a route does instead of answering: answer this, hang up without doing
- * anything, or do the work and then hang up (the answer lost on its way back: a crash or a
- * timeout after the provider acted).
+ * anything, or do the work and then hang up (the answer lost on its way back) or never answer
+ * (the caller killed while it waits: a crash after the provider acted).
  */
-export type FakeFailure = StubReply | 'hang-up' | 'act-then-hang-up';
+export type FakeFailure = StubReply | 'hang-up' | 'act-then-hang-up' | 'act-then-hold';
 
 export interface FakeNowPaymentsPayouts extends HttpStub {
   withdrawals: Map<string, FakeWithdrawal>;
@@ -122,9 +122,10 @@ export async function startFakeNowPaymentsPayouts(): Promise<FakeNowPaymentsPayo
       return problem(403, 'INVALID_API_KEY', 'Invalid api key');
     }
     const failure = fake.failures.get(route)?.shift();
-    if (failure && failure !== 'act-then-hang-up') return failure;
+    if (failure && failure !== 'act-then-hang-up' && failure !== 'act-then-hold') return failure;
     const reply = answer(route, request.path, request.body, request.headers);
-    return failure === 'act-then-hang-up' ? 'hang-up' : reply;
+    if (failure === 'act-then-hang-up') return 'hang-up';
+    return failure === 'act-then-hold' ? 'hold' : reply;
   });
 
   function answer(
