@@ -473,6 +473,19 @@ beforeAll(async () => {
     reason: 'The wallet address is not valid.',
   });
   await requestPayout('BTC bc1qa11ywaitingaddress');
+  // Two to a coin address (DESIGN §15), held for review as the acceptor's ID is not approved: one
+  // the operator approves and the sandbox sends (its hash on the page), one still waiting.
+  const toAddress = () =>
+    callApi<{ payout: { id: number } }>(acceptor.context, 'POST', '/api/payouts', {
+      amount: '5',
+      paymentMethod: 'crypto',
+      currency: 'usdttrc20',
+      address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+      phoneNumber: '+1 555 010 9999',
+    });
+  const approved = await toAddress();
+  await callApi(admin.context, 'POST', `/api/admin/payouts/${approved.payout.id}/approve`);
+  await toAddress();
 
   // A licence waiting for the operator's review.
   const license = await creator.context.request.post('/api/user/upload-license', {
