@@ -3,6 +3,7 @@ import pino from 'pino';
 import { buildApp, loggerOptions } from './app.ts';
 import { dbIpLocator } from './lib/geo-locator.ts';
 import { FAIR_PLAY_INTERVAL_MS } from './features/challenges/worker.ts';
+import { TOURNAMENT_INTERVAL_MS } from './features/tournaments/worker.ts';
 import { openDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     logger: loggerOptions(env),
     reconcilePaymentsEveryMs: PAYMENT_RECONCILE_INTERVAL_MS,
     fairPlayEveryMs: FAIR_PLAY_INTERVAL_MS,
+    tournamentsEveryMs: TOURNAMENT_INTERVAL_MS,
     ...(env.SMTP_URL ? { mailTransport: smtpTransport(env.SMTP_URL, env.MAIL_FROM) } : {}),
   });
   if (!env.SMTP_URL) {

@@ -20,6 +20,11 @@ export const NOTIFICATION_KINDS = [
   'play_break_started',
   'direct_challenge',
   'challenge_declined',
+  /** Tournaments (DESIGN §13): a match to play, a result to answer, a refund, a prize. */
+  'tournament_match',
+  'tournament_result',
+  'tournament_cancelled',
+  'tournament_finished',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
