@@ -58,20 +58,21 @@ function Facts({ tournament }: { tournament: TournamentDetail }) {
 function EntryActions({ tournament }: { tournament: TournamentDetail }) {
   const action = useTournamentAction(tournament.id);
   if (tournament.status !== 'open') return null;
-  return tournament.joined ? (
+  const full = !tournament.joined && tournament.placesLeft === 0;
+  // One button that changes its words, never disabled while the request runs: a disabled or
+  // replaced button would drop the keyboard's focus to the page.
+  return (
     <Button
-      variant="outline"
-      disabled={action.isPending}
-      onClick={() => action.mutate({ kind: 'leave' })}
+      variant={tournament.joined ? 'outline' : 'primary'}
+      disabled={full}
+      aria-busy={action.isPending}
+      onClick={() => {
+        if (!action.isPending) action.mutate({ kind: tournament.joined ? 'leave' : 'join' });
+      }}
     >
-      LEAVE (REFUND {formatDollars(tournament.entryFee)})
-    </Button>
-  ) : (
-    <Button
-      disabled={action.isPending || tournament.placesLeft === 0}
-      onClick={() => action.mutate({ kind: 'join' })}
-    >
-      JOIN FOR {formatDollars(tournament.entryFee)}
+      {tournament.joined
+        ? `LEAVE (REFUND ${formatDollars(tournament.entryFee)})`
+        : `JOIN FOR ${formatDollars(tournament.entryFee)}`}
     </Button>
   );
 }
