@@ -265,7 +265,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(reportRoutes(ctx));
   await app.register(playerRoutes(ctx));
   await app.register(responsibleGamingRoutes(ctx));
-  await app.register(tournamentRoutes(ctx));
+  await app.register(tournamentRoutes(ctx, fileStore));
   if (options.fairPlayEveryMs) {
     const everyMs = options.fairPlayEveryMs;
     let stopFairPlay: (() => Promise<void>) | undefined;

@@ -9,7 +9,9 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
+import { uploads } from './uploads.ts';
 import { users } from './users.ts';
 
 export const TOURNAMENT_STATUSES = ['open', 'live', 'finished', 'cancelled'] as const;
@@ -162,3 +164,30 @@ export const tournamentMatches = pgTable(
   ],
 );
 export type TournamentMatch = typeof tournamentMatches.$inferSelect;
+
+/**
+ * What a player of a disputed tournament match puts before the admin, as on a challenge
+ * (DESIGN §10): a statement, a file kept in `uploads`, or both. Never changed once added.
+ */
+export const tournamentMatchEvidence = pgTable(
+  'tournament_match_evidence',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    matchId: integer('match_id')
+      .notNull()
+      .references(() => tournamentMatches.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    statement: text('statement'),
+    uploadId: uuid('upload_id').references(() => uploads.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('tournament_match_evidence_match_id_idx').on(table.matchId, table.id),
+    check(
+      'tournament_match_evidence_not_empty',
+      sql`${table.statement} is not null or ${table.uploadId} is not null`,
+    ),
+  ],
+);

@@ -1,5 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { disputeBodySchema, submitScoresBodySchema } from '#shared/contracts/challenges.ts';
+import {
+  disputeBodySchema,
+  evidenceSchema,
+  submitScoresBodySchema,
+} from '#shared/contracts/challenges.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
   createTournamentBodySchema,
@@ -10,10 +14,13 @@ import {
   tournamentListSchema,
   tournamentMatchParamsSchema,
 } from '#shared/contracts/tournaments.ts';
+import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireViewer } from '../../plugins/access.ts';
 import { requirePlayerLocation } from '../compliance/location.ts';
+import type { FileStore } from '../uploads/store.ts';
+import { addMatchEvidence, listMatchEvidence } from './evidence.ts';
 import {
   cancelTournament,
   claimMatchNoShow,
@@ -37,7 +44,7 @@ const errors = {
 
 /** DESIGN §13: the players' tournament routes and the admins' tools. */
 export const tournamentRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
   async (app) => {
     async function detail(id: number, viewerId: number) {
       const view = await tournamentDetail(ctx.db, id, viewerId);
@@ -166,6 +173,48 @@ export const tournamentRoutes =
         const { id, matchId } = request.params;
         await claimMatchNoShow(ctx, id, matchId, user.id);
         return detail(id, user.id);
+      },
+    );
+
+    app.get(
+      '/api/tournaments/:id/matches/:matchId/evidence',
+      {
+        config: { access: 'user' },
+        schema: {
+          params: tournamentMatchParamsSchema,
+          response: { 200: z.array(evidenceSchema), ...errors },
+        },
+      },
+      async (request) => {
+        const { id, matchId } = request.params;
+        return listMatchEvidence(ctx, { tournamentId: id, matchId }, requireViewer(request));
+      },
+    );
+
+    app.post(
+      '/api/tournaments/:id/matches/:matchId/evidence',
+      {
+        config: { access: 'user' },
+        schema: {
+          params: tournamentMatchParamsSchema,
+          response: {
+            201: evidenceSchema,
+            ...errors,
+            413: errorBodySchema,
+            415: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id, matchId } = request.params;
+        const evidence = await addMatchEvidence(
+          ctx,
+          store,
+          request,
+          { tournamentId: id, matchId },
+          requireViewer(request),
+        );
+        return reply.code(201).send(evidence);
       },
     );
 

@@ -11,6 +11,7 @@ import { createAppContext } from '#server/context.ts';
 import { ledgerAccounts } from '#server/db/schema/ledger.ts';
 import { HOUSE_FEES, tournamentEscrow } from '#server/features/ledger/accounts.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
+import { multipart, multipartForm, sampleFile } from '#tests/helpers/multipart.ts';
 import {
   createTestApp,
   expectLedgerHealthy,
@@ -356,6 +357,30 @@ describe('a whole tournament', () => {
       },
     );
     expect(byPlayer.statusCode).toBe(403);
+    // Both sides put their evidence before the admin, as on a challenge.
+    const statement = await b.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipartForm({ statement: 'The last round was mine.' }),
+    });
+    expect(statement.statusCode, statement.body).toBe(201);
+    const picture = await a.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipart('file', 'final.png', 'image/png', sampleFile('png')),
+    });
+    expect(picture.statusCode, picture.body).toBe(201);
+    const evidence = await admin.get(url(view, match, 'evidence'));
+    expect(evidence.json()).toMatchObject([
+      { userId: b.id, statement: 'The last round was mine.', file: null },
+      { userId: a.id, statement: null, file: { contentType: 'image/png' } },
+    ]);
+    const empty = await a.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipartForm({ statement: ' ' }),
+    });
+    expect(empty.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     const overturned = await admin.post(
       `/api/admin/tournaments/${view.id}/matches/${match.id}/resolve`,
       {
@@ -508,5 +533,62 @@ describe('a whole tournament', () => {
     const cancelled = await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+  });
+});
+
+describe('a worker that dies mid-way', () => {
+  /** A worker whose ledger fails on the transfer of `kind` after `allowed` others went through. */
+  const dyingWorker = (kind: string, allowed: number) => {
+    let posted = 0;
+    return createAppContext({
+      env: t.env,
+      database: t.database,
+      bus: t.bus,
+      clock,
+      wrapLedger: (ledger) => ({
+        ...ledger,
+        post: async (uow, input) => {
+          if (input.kind === kind && posted++ >= allowed) throw new Error('killed mid-way');
+          return ledger.post(uow, input);
+        },
+      }),
+    });
+  };
+
+  it('leaves a start or a payout due, and the next pass does it once', async () => {
+    // A cancellation that dies after one of its three refunds: nothing of it stays.
+    const short = await create({ size: 4 });
+    const entrants = await players(3);
+    await joinAll(short.id, entrants);
+    now = new Date(new Date(short.startsAt).getTime() + MINUTE_MS);
+    await expect(runTournamentPass(dyingWorker('refund', 1))).rejects.toThrow('killed mid-way');
+    expect(await detail(short.id)).toMatchObject({ status: 'open', entrants: 3 });
+    for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(700n);
+    expect(await pass()).toMatchObject({ started: 1 });
+    for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+
+    // A final whose review ends while the payout dies: the result stays due, then pays once.
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    let view = await start(tournament);
+    for (const slot of [0, 1]) {
+      const match = matchOf(view, 1, slot);
+      const [a, b] = sides(match, by);
+      await report(view, match, a, true);
+      await b.agent.post(url(view, match, 'confirm'));
+    }
+    view = await detail(view.id);
+    const final = matchOf(view, 2, 0);
+    await report(view, final, sides(final, by)[0], true);
+    now = new Date(now.getTime() + 31 * MINUTE_MS);
+    await expect(runTournamentPass(dyingWorker('prize', 0))).rejects.toThrow('killed mid-way');
+    expect(matchOf(await detail(view.id), 2, 0).status).toBe('reported');
+    expect(await escrowOf(view.id)).toBe(1200n);
+    expect(await pass()).toMatchObject({ stood: 1 });
+    expect(await pass()).toMatchObject({ stood: 0 });
+    expect(await detail(view.id)).toMatchObject({ status: 'finished' });
+    expect(await escrowOf(view.id)).toBe(0n);
   });
 });

@@ -693,6 +693,30 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: { ...signedIn(403), player: 409, opponent: 409 },
     },
   ],
+  'GET /api/tournaments/:id/matches/:matchId/evidence': [
+    {
+      target: 'the disputed match of player and opponent',
+      request: async (w) => {
+        const { id, matchId } = await w.disputedTournamentMatch();
+        return get(`/api/tournaments/${id}/matches/${matchId}/evidence`);
+      },
+      expect: { ...signedIn(403), player: 200, opponent: 200, admin: 200 },
+    },
+  ],
+  'POST /api/tournaments/:id/matches/:matchId/evidence': [
+    {
+      target: 'the disputed match of player and opponent',
+      request: async (w) => {
+        const { id, matchId } = await w.disputedTournamentMatch();
+        return {
+          method: 'POST',
+          url: `/api/tournaments/${id}/matches/${matchId}/evidence`,
+          ...multipartForm({ statement: 'They left after the first round.' }),
+        };
+      },
+      expect: { ...signedIn(403), player: 201, opponent: 201 },
+    },
+  ],
   'POST /api/admin/tournaments': [
     {
       request: () => post('/api/admin/tournaments', { ...TOURNAMENT_BODY, startsAt: inAnHour() }),

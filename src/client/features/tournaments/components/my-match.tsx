@@ -7,6 +7,7 @@ import { Input } from '#client/components/ui/input.tsx';
 import { formatDateTime } from '#client/lib/format.ts';
 import { useTournamentAction } from '../api/tournament-actions.ts';
 import { roundName } from './bracket.tsx';
+import { MatchEvidence } from './match-evidence.tsx';
 
 /** The viewer's match that still needs something from a player, if any. */
 export function currentMatchOf(
@@ -161,9 +162,12 @@ export function MyMatch({
           </>
         )}
         {match.status === 'disputed' && (
-          <p className="text-slate-300">
-            This match is disputed ({match.disputeReason}). An admin will decide who goes on.
-          </p>
+          <>
+            <p className="text-slate-300">
+              This match is disputed ({match.disputeReason}). An admin will decide who goes on.
+            </p>
+            <MatchEvidence tournamentId={tournament.id} matchId={match.id} canAdd />
+          </>
         )}
       </CardContent>
     </Card>
@@ -189,6 +193,7 @@ export function DisputedMatches({ tournament }: { tournament: TournamentDetail }
               {match.scoreA !== null && ` (reported ${match.scoreA}–${match.scoreB})`}. Reason:{' '}
               {match.disputeReason}
             </p>
+            <MatchEvidence tournamentId={tournament.id} matchId={match.id} canAdd={false} />
             <div className="flex flex-wrap gap-3">
               {[match.playerA, match.playerB].map(
                 (player) =>
