@@ -30,7 +30,7 @@ interface World {
   challenges: Record<'open' | 'accepted' | 'completed' | 'disputed' | 'cancelled', number>;
   cryptoPaymentId: string;
   /** An open tournament, and a live one whose final the creator and the acceptor play. */
-  tournaments: Record<'open' | 'live', number>;
+  tournaments: Record<'open' | 'live' | 'disputed', number>;
   /** A new challenge of the creator's that the acceptor has accepted, for a screen that plays it. */
   acceptedChallenge(): Promise<number>;
 }
@@ -318,6 +318,16 @@ const SCREENS: Screen[] = [
     as: 'admin',
     path: (world) => `/tournaments/${world.tournaments.live}`,
   },
+  {
+    name: 'tournament, disputed, the evidence form',
+    as: 'acceptor',
+    path: (world) => `/tournaments/${world.tournaments.disputed}`,
+  },
+  {
+    name: 'tournament, disputed, to the admin',
+    as: 'admin',
+    path: (world) => `/tournaments/${world.tournaments.disputed}`,
+  },
   { name: 'tournament, not found', as: 'creator', path: '/tournaments/999999' },
   { name: 'admin, access denied', as: 'creator', path: '/admin' },
   { name: 'admin, OVERVIEW', as: 'admin', path: '/admin' },
@@ -528,8 +538,11 @@ beforeAll(async () => {
     });
   const openTournament = await tournament(86_400_000);
   const liveTournament = await tournament(6_000);
-  for (const player of [creator, acceptor])
-    await callApi(player.context, 'POST', `/api/tournaments/${liveTournament.id}/join`);
+  const disputedTournament = await tournament(6_000);
+  for (const { id } of [liveTournament, disputedTournament]) {
+    for (const player of [creator, acceptor])
+      await callApi(player.context, 'POST', `/api/tournaments/${id}/join`);
+  }
   // The worker looks every 5 s.
   for (let waited = 0; ; waited += 500) {
     const { status } = await callApi<{ status: string }>(
@@ -541,6 +554,22 @@ beforeAll(async () => {
     if (waited > 30_000) throw new Error('the tournament did not start');
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  const { matches } = await callApi<{ matches: Array<{ id: number }> }>(
+    admin.context,
+    'GET',
+    `/api/tournaments/${disputedTournament.id}`,
+  );
+  await callApi(
+    creator.context,
+    'POST',
+    `/api/tournaments/${disputedTournament.id}/matches/${matches[0]?.id ?? 0}/submit`,
+    {
+      creatorScore: 2,
+      acceptorScore: 1,
+      screenshot: 'https://i.imgur.com/a11y-final.png',
+      disputeReason: 'They quit before the end.',
+    },
+  );
 
   const pages: World['pages'] = {
     visitor: await visitor.newPage(),
@@ -566,7 +595,11 @@ beforeAll(async () => {
       cancelled,
     },
     cryptoPaymentId: crypto.paymentId,
-    tournaments: { open: openTournament.id, live: liveTournament.id },
+    tournaments: {
+      open: openTournament.id,
+      live: liveTournament.id,
+      disputed: disputedTournament.id,
+    },
     acceptedChallenge: () => accepted('Results Challenge'),
   };
 });

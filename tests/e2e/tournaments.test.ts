@@ -118,5 +118,7 @@ describe('a tournament of four', () => {
     await winner.page.getByText('1st · ' + winner.username).waitFor();
     view = await callApi<TournamentDetail>(admin.context, 'GET', `/api/tournaments/${view.id}`);
     expect(view).toMatchObject({ status: 'finished', winnerId: final.playerA?.id });
-  });
+    // Four registrations through the form and a start time to wait for: a minute on a quiet
+    // machine.
+  }, 180_000);
 });

@@ -130,6 +130,25 @@ export function TournamentDetailPage({ id, user }: { id: string; user: PublicUse
         <MyMatch tournament={tournament} match={mine} userId={user.id} />
       )}
       {user.isAdmin && tournament.status === 'live' && <DisputedMatches tournament={tournament} />}
+      {tournament.status === 'open' && (
+        <Card className="mb-6">
+          <CardHeader>
+            <CardTitle>How it starts</CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-2 text-sm text-slate-300">
+            <p>
+              At {formatDateTime(tournament.startsAt)} the players are drawn into the bracket from a
+              random seed, shown here once it is drawn, and round 1 begins.
+            </p>
+            <p>
+              {tournament.allowByes
+                ? 'If it is not full by then, it starts with byes: some players go straight to round 2.'
+                : 'If it is not full by then, it is cancelled and every entry fee is refunded.'}{' '}
+              You can leave, with your fee back, until it starts.
+            </p>
+          </CardContent>
+        </Card>
+      )}
       {tournament.rounds > 0 && (
         <>
           <h2 className="mb-3 font-display text-lg font-bold tracking-wider text-white">Bracket</h2>
