@@ -60,6 +60,14 @@ export async function lockTournament(db: Executor, id: number): Promise<Tourname
   return row;
 }
 
+export async function findTournamentMatch(
+  db: Executor,
+  id: number,
+): Promise<TournamentMatch | undefined> {
+  const [row] = await db.select().from(tournamentMatches).where(eq(tournamentMatches.id, id));
+  return row;
+}
+
 async function enteredOf(db: Executor, tournamentId: number): Promise<TournamentEntry[]> {
   return db
     .select()

@@ -6,6 +6,7 @@ import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { formatDateTime } from '#client/lib/format.ts';
 import { useTournamentAction } from '../api/tournament-actions.ts';
+import { VoicePanel } from '#client/features/voice/components/voice-panel.tsx';
 import { roundName } from './bracket.tsx';
 import { MatchEvidence } from './match-evidence.tsx';
 
@@ -103,6 +104,14 @@ export function MyMatch({
       <CardContent className="space-y-4">
         {match.status === 'playing' && (
           <>
+            {opponent && (
+              <VoicePanel
+                room={{ tournamentMatchId: match.id }}
+                userId={userId}
+                isCreator={match.playerA?.id === userId}
+                opponentName={opponent.username}
+              />
+            )}
             <ReportForm tournamentId={tournament.id} match={match} />
             <Button
               variant="outline"
