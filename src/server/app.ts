@@ -38,6 +38,8 @@ import { profileRoutes } from './features/profile/routes.ts';
 import { reportRoutes } from './features/reports/routes.ts';
 import { responsibleGamingRoutes } from './features/responsible-gaming/routes.ts';
 import { accountSocket } from './features/realtime/account-socket.ts';
+import { tournamentRoutes } from './features/tournaments/routes.ts';
+import { startTournamentWorker } from './features/tournaments/worker.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { createLocalFileStore } from './features/uploads/store.ts';
 import { voiceRoutes } from './features/voice/routes.ts';
@@ -99,6 +101,11 @@ export interface BuildAppOptions {
    * no worker runs (tests call its pass themselves). The server sets it.
    */
   fairPlayEveryMs?: number;
+  /**
+   * How often tournaments whose start time came are started and tournament results whose review
+   * ended stand (DESIGN §13); unset, no worker runs (tests call its pass). The server sets it.
+   */
+  tournamentsEveryMs?: number;
   /**
    * Where mail goes: with a transport, a worker delivers the outbox every `mailEveryMs` (10 s by
    * default) and at once when mail a person waits for is queued. Without one, mail stays queued.
@@ -263,6 +270,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(reportRoutes(ctx));
   await app.register(playerRoutes(ctx));
   await app.register(responsibleGamingRoutes(ctx));
+  await app.register(tournamentRoutes(ctx, fileStore));
   if (options.fairPlayEveryMs) {
     const everyMs = options.fairPlayEveryMs;
     let stopFairPlay: (() => Promise<void>) | undefined;
@@ -270,6 +278,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       stopFairPlay = startFairPlayWorker(ctx, app.log, everyMs);
     });
     app.addHook('onClose', async () => stopFairPlay?.());
+  }
+  if (options.tournamentsEveryMs) {
+    const everyMs = options.tournamentsEveryMs;
+    let stopTournaments: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopTournaments = startTournamentWorker(ctx, app.log, everyMs);
+    });
+    app.addHook('onClose', async () => stopTournaments?.());
   }
   const { mailTransport } = options;
   if (mailTransport) {

@@ -225,6 +225,13 @@ const envSchema = z.object({
     .min(1, 'must be 1 to 720 hours')
     .max(720, 'must be 1 to 720 hours')
     .default(24),
+  /** How long a tournament match's reported result waits for the opponent (DESIGN §13). */
+  TOURNAMENT_REVIEW_MINUTES: z.coerce
+    .number({ error: 'must be 1 to 1440 minutes' })
+    .int('must be 1 to 1440 minutes')
+    .min(1, 'must be 1 to 1440 minutes')
+    .max(1440, 'must be 1 to 1440 minutes')
+    .default(30),
   /**
    * Admins must sign in with a second factor (DESIGN §16): without it, every admin route answers
    * 403 and the admin page shows the set-up. Turning it off is for closed test deployments only.

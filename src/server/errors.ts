@@ -36,6 +36,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   DEPOSIT_LIMIT_EXCEEDED: 400,
   PLAY_PAUSED: 403,
   MONEY_HELD: 409,
+  TOURNAMENT_NOT_OPEN: 409,
+  TOURNAMENT_FULL: 409,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

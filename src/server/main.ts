@@ -3,6 +3,7 @@ import pino from 'pino';
 import { buildApp, loggerOptions } from './app.ts';
 import { dbIpLocator } from './lib/geo-locator.ts';
 import { FAIR_PLAY_INTERVAL_MS } from './features/challenges/worker.ts';
+import { TOURNAMENT_INTERVAL_MS } from './features/tournaments/worker.ts';
 import { openDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     reconcilePaymentsEveryMs: PAYMENT_RECONCILE_INTERVAL_MS,
     sendPayoutsEveryMs: PAYOUT_SEND_INTERVAL_MS,
     fairPlayEveryMs: FAIR_PLAY_INTERVAL_MS,
+    tournamentsEveryMs: TOURNAMENT_INTERVAL_MS,
     ...(env.SMTP_URL ? { mailTransport: smtpTransport(env.SMTP_URL, env.MAIL_FROM) } : {}),
   });
   if (!env.SMTP_URL) {

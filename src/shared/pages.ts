@@ -15,6 +15,12 @@ export const PAGES = {
   // Finding an opponent (DESIGN §12).
   player: { pattern: /^\/players\/[^/]+$/, module: 'app/routes/player.tsx' },
   leaderboard: { pattern: /^\/leaderboard$/, module: 'app/routes/leaderboard.tsx' },
+  // Tournaments (DESIGN §13).
+  tournaments: { pattern: /^\/tournaments$/, module: 'app/routes/tournaments.tsx' },
+  tournament: {
+    pattern: /^\/tournaments\/[^/]+$/,
+    module: 'app/routes/tournament-detail.tsx',
+  },
   admin: { pattern: /^\/admin$/, module: 'app/routes/admin.tsx' },
   adminPlayer: { pattern: /^\/admin\/players\/[^/]+$/, module: 'app/routes/admin-player.tsx' },
   playResponsibly: { pattern: /^\/play-responsibly$/, module: 'app/routes/play-responsibly.tsx' },

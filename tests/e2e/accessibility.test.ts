@@ -29,6 +29,8 @@ interface World {
   usernames: Record<'creator' | 'acceptor' | 'newcomer', string>;
   challenges: Record<'open' | 'accepted' | 'completed' | 'disputed' | 'cancelled', number>;
   cryptoPaymentId: string;
+  /** An open tournament, and a live one whose final the creator and the acceptor play. */
+  tournaments: Record<'open' | 'live' | 'disputed', number>;
   /** A new challenge of the creator's that the acceptor has accepted, for a screen that plays it. */
   acceptedChallenge(): Promise<number>;
 }
@@ -289,6 +291,44 @@ const SCREENS: Screen[] = [
     path: '/payouts',
     open: dialog('Request Payout'),
   },
+  // Tournaments (DESIGN §13).
+  { name: 'tournaments', as: 'creator', path: '/tournaments' },
+  { name: 'tournaments, with the admin’s form', as: 'admin', path: '/tournaments' },
+  {
+    name: 'tournaments, the admin’s form refused',
+    as: 'admin',
+    path: '/tournaments',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'CREATE TOURNAMENT' }).click();
+      await page.getByText('Game is required').waitFor();
+    },
+  },
+  {
+    name: 'tournament, open',
+    as: 'newcomer',
+    path: (world) => `/tournaments/${world.tournaments.open}`,
+  },
+  {
+    name: 'tournament, live, the player’s match',
+    as: 'creator',
+    path: (world) => `/tournaments/${world.tournaments.live}`,
+  },
+  {
+    name: 'tournament, live, to the admin',
+    as: 'admin',
+    path: (world) => `/tournaments/${world.tournaments.live}`,
+  },
+  {
+    name: 'tournament, disputed, the evidence form',
+    as: 'acceptor',
+    path: (world) => `/tournaments/${world.tournaments.disputed}`,
+  },
+  {
+    name: 'tournament, disputed, to the admin',
+    as: 'admin',
+    path: (world) => `/tournaments/${world.tournaments.disputed}`,
+  },
+  { name: 'tournament, not found', as: 'creator', path: '/tournaments/999999' },
   { name: 'admin, access denied', as: 'creator', path: '/admin' },
   { name: 'admin, OVERVIEW', as: 'admin', path: '/admin' },
   {
@@ -499,6 +539,51 @@ beforeAll(async () => {
     { amount: 30 },
   );
 
+  // Tournaments: one taking entries, and one of two players that the worker starts (byes allowed).
+  const tournament = (startsInMs: number) =>
+    callApi<{ id: number }>(admin.context, 'POST', '/api/admin/tournaments', {
+      game: 'Tekken 8',
+      console: 'PlayStation',
+      entryFee: 5,
+      size: 4,
+      allowByes: true,
+      startsAt: new Date(Date.now() + startsInMs).toISOString(),
+    });
+  const openTournament = await tournament(86_400_000);
+  const liveTournament = await tournament(6_000);
+  const disputedTournament = await tournament(6_000);
+  for (const { id } of [liveTournament, disputedTournament]) {
+    for (const player of [creator, acceptor])
+      await callApi(player.context, 'POST', `/api/tournaments/${id}/join`);
+  }
+  // The worker looks every 5 s.
+  for (let waited = 0; ; waited += 500) {
+    const { status } = await callApi<{ status: string }>(
+      admin.context,
+      'GET',
+      `/api/tournaments/${liveTournament.id}`,
+    );
+    if (status === 'live') break;
+    if (waited > 30_000) throw new Error('the tournament did not start');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const { matches } = await callApi<{ matches: Array<{ id: number }> }>(
+    admin.context,
+    'GET',
+    `/api/tournaments/${disputedTournament.id}`,
+  );
+  await callApi(
+    creator.context,
+    'POST',
+    `/api/tournaments/${disputedTournament.id}/matches/${matches[0]?.id ?? 0}/submit`,
+    {
+      creatorScore: 2,
+      acceptorScore: 1,
+      screenshot: 'https://i.imgur.com/a11y-final.png',
+      disputeReason: 'They quit before the end.',
+    },
+  );
+
   const pages: World['pages'] = {
     visitor: await visitor.newPage(),
     creator: creator.page,
@@ -523,6 +608,11 @@ beforeAll(async () => {
       cancelled,
     },
     cryptoPaymentId: crypto.paymentId,
+    tournaments: {
+      open: openTournament.id,
+      live: liveTournament.id,
+      disputed: disputedTournament.id,
+    },
     acceptedChallenge: () => accepted('Results Challenge'),
   };
 });

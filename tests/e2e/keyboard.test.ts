@@ -237,4 +237,32 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       expect(await walker.tabThroughPage()).toBeGreaterThan(10);
     }
   });
+
+  it('joins a tournament and tabs through the tournaments, forwards and back', async () => {
+    const player = await registerPlayer(browser, app.baseUrl, viewport);
+    await creditPlayer(app.baseUrl, player.username, '100');
+    const admin = await signIn(browser, app.baseUrl, ADMIN, viewport);
+    const { id } = await callApi<{ id: number }>(admin.context, 'POST', '/api/admin/tournaments', {
+      game: `Tekken ${viewport.width}`,
+      console: 'PlayStation',
+      entryFee: 5,
+      size: 8,
+      startsAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    await player.page.goto(`/tournaments/${id}`);
+    const walker = new FocusWalker(player.page, `a tournament at ${viewport.width} px`);
+    await walker.tabTo(player.page.getByRole('button', { name: 'JOIN FOR $5.00' }));
+    await walker.press('Enter');
+    await player.page.getByRole('button', { name: /LEAVE/ }).waitFor();
+    for (const [name, page, path] of [
+      ['a tournament', player.page, `/tournaments/${id}`],
+      ['the tournaments', player.page, '/tournaments'],
+      ['the tournaments, to the admin', admin.page, '/tournaments'],
+    ] as const) {
+      await page.goto(path);
+      await page.locator('h1').first().waitFor();
+      const pageWalker = new FocusWalker(page, `${name} at ${viewport.width} px`);
+      expect(await pageWalker.tabThroughPage()).toBeGreaterThan(5);
+    }
+  });
 });

@@ -13,6 +13,7 @@ import { challengeListsQueryKey } from '#client/features/challenges/api/get-chal
 import { invalidateChallenge } from '#client/features/challenges/api/invalidate-challenges.ts';
 import { transactionsQueryKey } from '#client/features/wallet/api/get-transactions.ts';
 import { payoutsQueryKey } from '#client/features/payouts/api/get-payouts.ts';
+import { tournamentsQueryKey } from '#client/features/tournaments/api/get-tournaments.ts';
 
 /**
  * What an account event changes on screen. BALANCE_UPDATE replaces the cached balance (SPEC §4)
@@ -49,6 +50,10 @@ export function applyAccountEvent(
     case 'CHALLENGE_UPDATED':
       void invalidateChallenge(queryClient, event.challengeId);
       return;
+    case 'TOURNAMENT_UPDATED':
+      // Joins, results and advances change the lists and the bracket (DESIGN §13).
+      void readAgain(queryClient, tournamentsQueryKey);
+      return;
     case 'NOTIFICATION':
       // The bell's count and list read afresh. A suspension set or lifted, or a break taken in
       // another tab, changes what the app offers, so the user is read again too.
@@ -84,6 +89,7 @@ export function readAgainAfterConnect(queryClient: QueryClient): void {
     challengeCountsQueryKey,
     challengeDetailsQueryKey,
     notificationsQueryKey,
+    tournamentsQueryKey,
   ]) {
     void readAgain(queryClient, queryKey);
   }

@@ -27,6 +27,12 @@ const PlayerPage = lazyPage(() => import('./routes/player.tsx').then((m) => m.Pl
 const LeaderboardPage = lazyPage(() =>
   import('./routes/leaderboard.tsx').then((m) => m.LeaderboardPage),
 );
+const TournamentsPage = lazyPage(() =>
+  import('./routes/tournaments.tsx').then((m) => m.TournamentsPage),
+);
+const TournamentDetailPage = lazyPage(() =>
+  import('./routes/tournament-detail.tsx').then((m) => m.TournamentDetailPage),
+);
 const AdminPage = lazyPage(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
 const AdminPlayerPage = lazyPage(() =>
   import('./routes/admin-player.tsx').then((m) => m.AdminPlayerPage),
@@ -46,6 +52,8 @@ const PAGE_COMPONENTS: Record<PageName, LazyPage<never>> = {
   payouts: PayoutsPage,
   player: PlayerPage,
   leaderboard: LeaderboardPage,
+  tournaments: TournamentsPage,
+  tournament: TournamentDetailPage,
   admin: AdminPage,
   adminPlayer: AdminPlayerPage,
   playResponsibly: PlayResponsiblyPage,
@@ -95,6 +103,16 @@ export function AppRoutes() {
           </Route>
           <Route path="/leaderboard">
             <ProtectedRoute>{() => <LeaderboardPage />}</ProtectedRoute>
+          </Route>
+          <Route path="/tournaments">
+            <ProtectedRoute>{(user) => <TournamentsPage user={user} />}</ProtectedRoute>
+          </Route>
+          <Route path="/tournaments/:id">
+            {({ id }) => (
+              <ProtectedRoute>
+                {(user) => <TournamentDetailPage key={id} id={id} user={user} />}
+              </ProtectedRoute>
+            )}
           </Route>
           {/* Open to everyone: the help it gives matters most to someone who cannot sign in. */}
           <Route path="/play-responsibly" component={PlayResponsiblyPage} />

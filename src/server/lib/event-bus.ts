@@ -20,6 +20,8 @@ export type AppEvent =
     }
   /** A challenge changed; `audience` is who may see it: everyone, or its players. */
   | { type: 'challenge'; challengeId: number; status: string; audience: 'all' | number[] }
+  /** A tournament, its entries or its bracket changed (DESIGN §13): everyone may see it. */
+  | { type: 'tournament'; tournamentId: number; status: string }
   /** Every session of the user ended (deletion, admin action): close all their sockets. */
   | { type: 'sessions-revoked'; userId: number }
   /** One session ended (logout): close the sockets opened with it. */

@@ -210,6 +210,10 @@ export const AUDIT_ACTIONS = [
   'insights.export',
   /** An admin wrote a note on a player's page (DESIGN §14). */
   'player.note',
+  /** An admin created, cancelled (refunding the entries) or decided a match of a tournament. */
+  'tournament.create',
+  'tournament.cancel',
+  'tournament.resolve',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -51,5 +51,9 @@ export const ERROR_CODES = [
    * way out (DESIGN §11); the message says where.
    */
   'MONEY_HELD',
+  /** A join refused because the tournament started, finished or was cancelled (DESIGN §13). */
+  'TOURNAMENT_NOT_OPEN',
+  /** A join refused because every place is taken; nothing was charged. */
+  'TOURNAMENT_FULL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -22,6 +22,11 @@ export const NOTIFICATION_KINDS = [
   'challenge_declined',
   /** A payout moved on its way out: approved, sending, sent (DESIGN §15). */
   'payout_update',
+  /** Tournaments (DESIGN §13): a match to play, a result to answer, a refund, a prize. */
+  'tournament_match',
+  'tournament_result',
+  'tournament_cancelled',
+  'tournament_finished',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

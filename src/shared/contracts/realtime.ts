@@ -18,6 +18,12 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     challengeId: z.number().int(),
     status: z.string(),
   }),
+  /** A tournament's entries or bracket changed (DESIGN §13): its pages read it again. */
+  z.object({
+    type: z.literal('TOURNAMENT_UPDATED'),
+    tournamentId: z.number().int(),
+    status: z.string(),
+  }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 

@@ -3,10 +3,17 @@ import { z } from '../validation.ts';
 /** The voice signalling socket (SPEC §7): socket.io at /socket.io. */
 export const VOICE_SOCKET_PATH = '/socket.io';
 
-export const voiceHandshakeQuerySchema = z.object({
-  challengeId: z.coerce.number().int().positive(),
-  userId: z.coerce.number().int().positive(),
-});
+/**
+ * A call is for the two players of an accepted challenge (`challengeId`) or of a tournament
+ * match being played (`tournamentMatchId`, DESIGN §13): one of the two, never both.
+ */
+export const voiceHandshakeQuerySchema = z
+  .object({
+    challengeId: z.coerce.number().int().positive().optional(),
+    tournamentMatchId: z.coerce.number().int().positive().optional(),
+    userId: z.coerce.number().int().positive(),
+  })
+  .refine((query) => (query.challengeId === undefined) !== (query.tournamentMatchId === undefined));
 
 /** Reasons a connection is refused, as the client sees them in `connect_error`. */
 export const VOICE_REFUSALS = {
@@ -16,6 +23,7 @@ export const VOICE_REFUSALS = {
   wrongUser: 'userId does not match your session',
   notParticipant: 'Only the two players of this challenge can use its voice chat',
   notAccepted: 'Voice chat is open only while the challenge is accepted',
+  matchNotPlaying: 'Voice chat is open only while the tournament match is being played',
 } as const;
 
 /** A WebRTC session description or ICE candidate, relayed as it is. */

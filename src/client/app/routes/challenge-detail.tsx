@@ -60,7 +60,7 @@ export function ChallengeDetailPage({ id, user }: { id: string; user: PublicUser
         voicePanel={
           isPlayer && opponent ? (
             <VoicePanel
-              challengeId={data.id}
+              room={{ challengeId: data.id }}
               userId={user.id}
               isCreator={data.creatorId === user.id}
               opponentName={opponent.username}

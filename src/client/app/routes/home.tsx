@@ -5,6 +5,7 @@ import {
   CircleCheck,
   Gamepad2,
   Headphones,
+  Medal,
   Plus,
   Swords,
   Trophy,
@@ -107,6 +108,12 @@ function Banner({
             <Link href="/leaderboard">
               <Trophy aria-hidden="true" />
               LEADERBOARD
+            </Link>
+          </Button>
+          <Button asChild size="lg" variant="outline">
+            <Link href="/tournaments">
+              <Medal aria-hidden="true" />
+              TOURNAMENTS
             </Link>
           </Button>
         </div>

@@ -16,3 +16,4 @@ export * from './sessions.ts';
 export * from './socket-io.ts';
 export * from './uploads.ts';
 export * from './users.ts';
+export * from './tournaments.ts';

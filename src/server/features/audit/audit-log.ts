@@ -8,7 +8,15 @@ export interface AuditRecord {
   actorUserId: number;
   action: AuditAction;
   target: {
-    type: 'user' | 'payout' | 'challenge' | 'verification' | 'report' | 'tax_report' | 'export';
+    type:
+      | 'user'
+      | 'payout'
+      | 'challenge'
+      | 'verification'
+      | 'report'
+      | 'tax_report'
+      | 'export'
+      | 'tournament';
     id: number | string;
   };
   details: AuditDetails;

@@ -37,22 +37,17 @@ function partsError(error: unknown): unknown {
 }
 
 /**
- * Adds a player's evidence to a disputed challenge (DESIGN §10): a multipart body with a
- * `statement` of up to 2,000 characters and/or one `file`, an image (25 MB) or an MP4 or WebM
- * video (100 MB), recognised by its bytes.
+ * Reads a player's evidence from a multipart body (DESIGN §10): a `statement` of up to 2,000
+ * characters and/or one `file`, an image (25 MB) or an MP4 or WebM video (100 MB), recognised by
+ * its bytes and stored. Challenges and tournament matches (decision 0020) both take it so.
  */
-export async function addEvidence(
+export async function receiveEvidence(
   ctx: AppContext,
   store: FileStore,
   request: FastifyRequest,
-  challengeId: number,
   userId: number,
-): Promise<Evidence> {
-  const challenge = await findChallenge(ctx.db, challengeId);
-  if (!challenge) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
-  requireParticipant(challenge, userId);
-  if (challenge.status !== 'disputed')
-    throw new AppError('CONFLICT', EVIDENCE_MESSAGES.notDisputed);
+  challengeId?: number,
+): Promise<{ statement: string | null; upload: Upload | null }> {
   if (!request.isMultipart()) throw new AppError('VALIDATION_FAILED', EVIDENCE_MESSAGES.empty);
 
   let statement: string | null = null;
@@ -91,6 +86,23 @@ export async function addEvidence(
       fields: { statement: EVIDENCE_MESSAGES.empty },
     });
   }
+  return { statement, upload };
+}
+
+/** Adds a player's evidence to a disputed challenge (DESIGN §10). */
+export async function addEvidence(
+  ctx: AppContext,
+  store: FileStore,
+  request: FastifyRequest,
+  challengeId: number,
+  userId: number,
+): Promise<Evidence> {
+  const challenge = await findChallenge(ctx.db, challengeId);
+  if (!challenge) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
+  requireParticipant(challenge, userId);
+  if (challenge.status !== 'disputed')
+    throw new AppError('CONFLICT', EVIDENCE_MESSAGES.notDisputed);
+  const { statement, upload } = await receiveEvidence(ctx, store, request, userId, challengeId);
   const [row] = await ctx.db
     .insert(challengeEvidence)
     .values({ challengeId, userId, statement, uploadId: upload?.id ?? null })
@@ -108,7 +120,7 @@ async function storeEvidenceFile(
   store: FileStore,
   file: MultipartFile,
   ownerId: number,
-  challengeId: number,
+  challengeId: number | undefined,
 ): Promise<Upload> {
   try {
     return await storeUpload(ctx.db, store, file, {
@@ -116,7 +128,7 @@ async function storeEvidenceFile(
       allowed: EVIDENCE_TYPES,
       purpose: 'evidence',
       ownerId,
-      challengeId,
+      ...(challengeId === undefined ? {} : { challengeId }),
       maxBytesFor: (type) => (isVideo(type) ? EVIDENCE_VIDEO_BYTES_MAX : UPLOAD_BYTES_MAX),
       tooLargeMessageFor: (type) =>
         isVideo(type) ? EVIDENCE_MESSAGES.videoTooLarge : UPLOAD_MESSAGES.tooLarge,
@@ -129,8 +141,8 @@ async function storeEvidenceFile(
   }
 }
 
-function toEvidence(
-  row: typeof challengeEvidence.$inferSelect,
+export function toEvidence(
+  row: Pick<typeof challengeEvidence.$inferSelect, 'id' | 'userId' | 'statement' | 'createdAt'>,
   username: string,
   upload: Upload | null,
 ): Evidence {

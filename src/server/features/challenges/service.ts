@@ -32,6 +32,12 @@ import {
   reviewEndsAt,
   withdrawOpenLocked,
 } from './review.ts';
+import {
+  answerToReport,
+  mayStillDispute,
+  noShowAllowedAt,
+  reportedScoresReason,
+} from './match-rules.ts';
 import { settle, winnerOf } from './settlement.ts';
 import { notify, publishStored } from '../notifications/notify.ts';
 import { findChallengeableUser, requireCashPlayAllowed } from '../users/suspension.ts';
@@ -387,8 +393,7 @@ export async function claimNoShow(
     if (challenge.status !== 'accepted' || challenge.acceptedAt === null)
       throw new AppError('CHALLENGE_NOT_ACCEPTED', CHALLENGE_MESSAGES.noShowNotAccepted);
     const now = ctx.clock();
-    const allowedAt = challenge.acceptedAt.getTime() + ctx.env.NO_SHOW_MINUTES * 60_000;
-    if (now.getTime() < allowedAt)
+    if (now < noShowAllowedAt(challenge.acceptedAt, ctx.env.NO_SHOW_MINUTES))
       throw new AppError('CONFLICT', CHALLENGE_MESSAGES.noShowTooEarly);
     await uow.tx
       .update(challenges)
@@ -577,7 +582,7 @@ async function answerReport(
       creatorId: challenge.creatorId,
       acceptorId: challenge.acceptorId,
     });
-    if (claimed === challenge.winnerId && submission.disputeReason === undefined) {
+    if (answerToReport(challenge.winnerId, claimed, submission.disputeReason) === 'agreed') {
       await releaseLocked(ctx, uow, challenge, 'agreed');
       const balance = await getUserBalances(uow.tx, claimed);
       return {
@@ -595,7 +600,7 @@ async function answerReport(
       challenge,
       submitterId,
       submission.disputeReason ??
-        `The other player reported ${submission.creatorScore}–${submission.acceptorScore}`,
+        reportedScoresReason(submission.creatorScore, submission.acceptorScore),
     );
     const balance = await getUserBalances(uow.tx, claimed);
     return {
@@ -636,7 +641,7 @@ async function disputeLocked(
     challenge.reviewEndsAt === null
       ? challenge.completedAt !== null &&
         now.getTime() - challenge.completedAt.getTime() <= DISPUTE_WINDOW_MS
-      : isUnderReview(challenge) && now < challenge.reviewEndsAt;
+      : isUnderReview(challenge) && mayStillDispute(challenge.reviewEndsAt, now);
   // A dispute brings a result before an admin; once one has decided, the decision is final.
   const decisions = await listAuditEntries(uow.tx, {
     limit: 1,

@@ -19,6 +19,9 @@ export const EXTERNAL_CRYPTO = 'external:crypto';
 
 export const userWallet = (userId: number): string => `user:${userId}`;
 export const challengeEscrow = (challengeId: number): string => `escrow:challenge:${challengeId}`;
+/** A tournament's entry fees, from the joins until the payout or the refunds (DESIGN §13). */
+export const tournamentEscrow = (tournamentId: number): string =>
+  `escrow:tournament:${tournamentId}`;
 /**
  * A reported result's credit while the opponent may still contest it (DESIGN §10). The account
  * belongs to the winner (`user_id`), set when the result's settlement opens it.
@@ -40,7 +43,7 @@ export function describeAccount(key: string): AccountDescription | null {
   if (fixed) return fixed;
   const wallet = /^user:([1-9]\d*)$/.exec(key);
   if (wallet?.[1]) return { kind: 'user', allowNegative: false, userId: Number(wallet[1]) };
-  if (/^escrow:challenge:[1-9]\d*$/.test(key))
+  if (/^escrow:(challenge|tournament):[1-9]\d*$/.test(key))
     return { kind: 'escrow', allowNegative: false, userId: null };
   // Its owner is recorded when the settlement opens it; later transfers leave it as it is.
   if (/^review:challenge:[1-9]\d*$/.test(key))

@@ -9,8 +9,9 @@ export interface InvariantReport {
 /**
  * The ledger's invariants (DESIGN §2), checked from the rows themselves:
  * every transfer sums to zero, so all postings do; each cached balance equals the sum of its
- * postings; no account that may not go negative is negative; no finished challenge's escrow
- * still holds money; no settled result's review account does; no ended payout's hold does.
+ * postings; no account that may not go negative is negative; no finished challenge's or
+ * tournament's escrow still holds money; no settled result's review account does; no ended
+ * payout's hold does.
  */
 export async function checkLedgerInvariants(db: Executor): Promise<InvariantReport> {
   const problems: string[] = [];
@@ -65,6 +66,19 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
     limit 50`,
   );
   for (const row of leftovers)
+    problems.push(`${row.key} still holds ${row.balance} cents but is ${row.status}`);
+
+  // A finished or cancelled tournament has paid out or refunded every entry fee (DESIGN §13).
+  const tournamentLeftovers = await queryRows<{ key: string; balance: string; status: string }>(
+    db,
+    sql`
+    select a.key, a.balance_cents::text as balance, t.status
+    from tournaments t
+    join ledger_accounts a on a.key = 'escrow:tournament:' || t.id
+    where t.status in ('finished', 'cancelled') and a.balance_cents <> 0
+    limit 50`,
+  );
+  for (const row of tournamentLeftovers)
     problems.push(`${row.key} still holds ${row.balance} cents but is ${row.status}`);
 
   // A result's credit is held only while the result is under review or disputed (DESIGN §10):

@@ -92,6 +92,15 @@ export const accountSocket = fp(
           else for (const userId of new Set(event.audience)) sendToUser(userId, message);
           break;
         }
+        case 'tournament': {
+          const message: ServerMessage = {
+            type: 'TOURNAMENT_UPDATED',
+            tournamentId: event.tournamentId,
+            status: event.status,
+          };
+          broadcast(JSON.stringify(message));
+          break;
+        }
         case 'sessions-revoked':
           for (const socket of byUser.get(event.userId) ?? [])
             socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');

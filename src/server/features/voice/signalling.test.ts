@@ -1,7 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { VOICE_REFUSALS } from '#shared/contracts/voice.ts';
+import { createAppContext } from '#server/context.ts';
+import { tournaments } from '#server/db/schema/tournaments.ts';
+import { signInAdmin } from '../admin/testing/admin-agent.ts';
+import { runTournamentPass } from '../tournaments/service.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
 import { withTwoInstances } from '#tests/helpers/two-instances.ts';
 import { fund } from '#tests/helpers/money.ts';
@@ -20,7 +25,13 @@ async function listen(app: TestApp['app']): Promise<string> {
 
 function open(
   baseUrl: string,
-  options: { player?: Player; challengeId: number; userId: number; origin?: string },
+  options: {
+    player?: Player;
+    challengeId?: number;
+    tournamentMatchId?: number;
+    userId: number;
+    origin?: string;
+  },
 ): Socket {
   const extraHeaders: Record<string, string> = {};
   if (options.player) extraHeaders.cookie = `sid=${options.player.agent.sessionCookie}`;
@@ -28,7 +39,13 @@ function open(
   const socket = connectClient(baseUrl, {
     path: '/socket.io',
     transports: ['websocket'],
-    query: { challengeId: String(options.challengeId), userId: String(options.userId) },
+    query: {
+      ...(options.challengeId === undefined ? {} : { challengeId: String(options.challengeId) }),
+      ...(options.tournamentMatchId === undefined
+        ? {}
+        : { tournamentMatchId: String(options.tournamentMatchId) }),
+      userId: String(options.userId),
+    },
     extraHeaders,
     reconnection: false,
     forceNew: true,
@@ -80,6 +97,67 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
   await t.close();
+});
+
+/** A tournament of two players (byes allowed), started: its one match is being played. */
+async function tournamentMatch() {
+  const { agent: admin } = await signInAdmin(t);
+  const players = [await signUp(t.app), await signUp(t.app)];
+  for (const player of players) await fund(t.database, player.user.id, 1000n);
+  const created = await admin.post('/api/admin/tournaments', {
+    game: 'Tekken 8',
+    console: 'PlayStation',
+    entryFee: 5,
+    size: 4,
+    allowByes: true,
+    startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+  });
+  const { id } = created.json<{ id: number }>();
+  for (const player of players) await player.agent.post(`/api/tournaments/${id}/join`);
+  await t.database.db
+    .update(tournaments)
+    .set({ startsAt: new Date(Date.now() - 1000) })
+    .where(eq(tournaments.id, id));
+  await runTournamentPass(createAppContext({ env: t.env, database: t.database, bus: t.bus }));
+  const detail = (await admin.get(`/api/tournaments/${id}`)).json<{
+    matches: Array<{ id: number }>;
+  }>();
+  const matchId = detail.matches[0]?.id ?? 0;
+  return { id, matchId, players: players as [Player, Player] };
+}
+
+describe('voice for a tournament match (DESIGN §13)', () => {
+  it('connects its two players while it is played, and nobody else', async () => {
+    const { id, matchId, players } = await tournamentMatch();
+    const [a, b] = players;
+    const first = open(url, { player: a, tournamentMatchId: matchId, userId: a.user.id });
+    await connected(first);
+    const joined = next<number>(first, 'user-joined');
+    await connected(open(url, { player: b, tournamentMatchId: matchId, userId: b.user.id }));
+    expect(await joined).toBe(b.user.id);
+    const outsider = await signUp(t.app);
+    expect(
+      await refusal(
+        open(url, { player: outsider, tournamentMatchId: matchId, userId: outsider.user.id }),
+      ),
+    ).toBe(VOICE_REFUSALS.notParticipant);
+    expect(
+      await refusal(
+        open(url, { player: a, challengeId: 1, tournamentMatchId: matchId, userId: a.user.id }),
+      ),
+    ).toBe(VOICE_REFUSALS.badQuery);
+    // Once a result is reported the match is no longer being played: the call ends.
+    const ended = next<string>(first, 'disconnect');
+    await a.agent.post(`/api/tournaments/${id}/matches/${matchId}/submit`, {
+      creatorScore: 2,
+      acceptorScore: 1,
+      screenshot: 'https://example.com/final.png',
+    });
+    await ended;
+    expect(
+      await refusal(open(url, { player: a, tournamentMatchId: matchId, userId: a.user.id })),
+    ).toBe(VOICE_REFUSALS.matchNotPlaying);
+  });
 });
 
 describe('voice signalling admission', () => {

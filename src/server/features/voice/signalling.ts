@@ -22,11 +22,15 @@ import { compileProxyTrust, forwardedProtocol } from '../../lib/trusted-proxy.ts
 import { isAllowedOrigin } from '../../plugins/origin-guard.ts';
 import { findSessionUser, SESSION_COOKIE } from '../auth/sessions.ts';
 import { findChallengeRow } from '../challenges/repository.ts';
+import { findTournamentMatch } from '../tournaments/service.ts';
 import { gateAdapterPool } from './adapter-pool-gate.ts';
 
 interface VoiceSocketData {
   userId: number;
-  challengeId: number;
+  /** The call's room: `challenge:{id}`, or `tournament-match:{id}` (DESIGN §13). */
+  room: string;
+  challengeId: number | null;
+  tournamentMatchId: number | null;
   tokenHash: string;
   signals: { windowStart: number; count: number };
 }
@@ -48,8 +52,6 @@ export type VoiceServer = Server<
   Record<string, never>,
   VoiceSocketData
 >;
-
-const roomOf = (challengeId: number) => `challenge:${challengeId}`;
 
 /**
  * @fastify/websocket routes every upgrade through Fastify, where /socket.io/ has no route, so it
@@ -125,16 +127,30 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
     if (!session) return refuse(VOICE_REFUSALS.session);
     if (session.user.id !== query.data.userId) return refuse(VOICE_REFUSALS.wrongUser);
 
-    const row = await findChallengeRow(ctx.db, query.data.challengeId);
-    const { creatorId, acceptorId, status } = row?.challenge ?? {};
-    if (!row || (session.user.id !== creatorId && session.user.id !== acceptorId)) {
-      return refuse(VOICE_REFUSALS.notParticipant);
+    const { challengeId, tournamentMatchId } = query.data;
+    if (tournamentMatchId !== undefined) {
+      const match = await findTournamentMatch(ctx.db, tournamentMatchId);
+      if (!match || (session.user.id !== match.playerAId && session.user.id !== match.playerBId))
+        return refuse(VOICE_REFUSALS.notParticipant);
+      if (match.status !== 'playing') return refuse(VOICE_REFUSALS.matchNotPlaying);
+    } else {
+      const row =
+        challengeId === undefined ? undefined : await findChallengeRow(ctx.db, challengeId);
+      const { creatorId, acceptorId, status } = row?.challenge ?? {};
+      if (!row || (session.user.id !== creatorId && session.user.id !== acceptorId)) {
+        return refuse(VOICE_REFUSALS.notParticipant);
+      }
+      if (status !== 'accepted') return refuse(VOICE_REFUSALS.notAccepted);
     }
-    if (status !== 'accepted') return refuse(VOICE_REFUSALS.notAccepted);
 
     socket.data = {
       userId: session.user.id,
-      challengeId: query.data.challengeId,
+      room:
+        tournamentMatchId === undefined
+          ? `challenge:${challengeId}`
+          : `tournament-match:${tournamentMatchId}`,
+      challengeId: challengeId ?? null,
+      tournamentMatchId: tournamentMatchId ?? null,
       tokenHash: session.tokenHash,
       signals: { windowStart: Date.now(), count: 0 },
     };
@@ -142,8 +158,7 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
   });
 
   io.on('connection', async (socket) => {
-    const { userId, challengeId } = socket.data;
-    const room = roomOf(challengeId);
+    const { userId, room } = socket.data;
     // Handlers first: a signal that arrives while the join below awaits must not be lost.
     socket.on('signal', (payload) => {
       const now = Date.now();
@@ -176,7 +191,7 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
       }
     } catch (error) {
       // Another instance did not answer in time; the other player's own join still announces it.
-      app.log.warn({ err: error, challengeId }, 'could not list the voice room');
+      app.log.warn({ err: error, room }, 'could not list the voice room');
     }
   });
 
@@ -185,8 +200,21 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
       if (predicate(socket.data)) socket.disconnect(true);
     }
   };
+  // A tournament changed: the calls of its matches that are no longer being played end.
+  const endFinishedMatchCalls = async () => {
+    for (const socket of await io.local.fetchSockets()) {
+      const matchId = socket.data.tournamentMatchId;
+      if (matchId === null) continue;
+      const match = await findTournamentMatch(ctx.db, matchId);
+      if (match?.status !== 'playing') socket.disconnect(true);
+    }
+  };
   const unsubscribe = ctx.bus.subscribe((event) => {
-    if (event.type === 'challenge' && event.status !== 'accepted') {
+    if (event.type === 'tournament') {
+      void endFinishedMatchCalls().catch((error: unknown) =>
+        app.log.warn({ err: error }, 'could not end the calls of finished tournament matches'),
+      );
+    } else if (event.type === 'challenge' && event.status !== 'accepted') {
       void disconnectWhere((data) => data.challengeId === event.challengeId);
     } else if (event.type === 'sessions-revoked') {
       void disconnectWhere((data) => data.userId === event.userId);

@@ -6,8 +6,10 @@ import {
   CHALLENGE_BODY,
   licenseUpload,
   PASSWORD,
+  inAnHour,
   PAYOUT_BODY,
   screenshotUpload,
+  TOURNAMENT_BODY,
   type Role,
   type World,
 } from './world.ts';
@@ -634,6 +636,125 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   ],
   'GET /api/admin/disputes': [
     { request: () => get('/api/admin/disputes'), expect: adminOnly(200) },
+  ],
+  // Tournaments (DESIGN §13)
+  'GET /api/tournaments': [{ request: () => get('/api/tournaments'), expect: signedIn(200) }],
+  'GET /api/tournaments/:id': [
+    {
+      target: 'an open tournament',
+      request: async (w) => get(`/api/tournaments/${await w.openTournament()}`),
+      expect: signedIn(200),
+    },
+  ],
+  'POST /api/tournaments/:id/join': [
+    {
+      target: 'an open tournament',
+      request: async (w) => post(`/api/tournaments/${await w.openTournament()}/join`),
+      expect: { ...signedIn(200), suspended: 403 },
+    },
+  ],
+  'POST /api/tournaments/:id/leave': [
+    {
+      target: "player's entry in an open tournament",
+      request: async (w) => post(`/api/tournaments/${await w.enteredTournament()}/leave`),
+      expect: { ...signedIn(409), player: 200 },
+    },
+  ],
+  'POST /api/tournaments/:id/matches/:matchId/submit': [
+    {
+      target: 'the match of player and opponent',
+      request: async (w) => {
+        const { id, matchId } = await w.liveMatch();
+        return post(`/api/tournaments/${id}/matches/${matchId}/submit`, {
+          creatorScore: 1,
+          acceptorScore: 2,
+          screenshot: 'https://example.com/shot.png',
+        });
+      },
+      expect: { ...signedIn(403), player: 200, opponent: 200 },
+    },
+  ],
+  'POST /api/tournaments/:id/matches/:matchId/confirm': [
+    {
+      target: 'a result player reported, under review',
+      request: async (w) => {
+        const { id, matchId } = await w.reportedTournamentMatch();
+        return post(`/api/tournaments/${id}/matches/${matchId}/confirm`);
+      },
+      expect: { ...signedIn(403), opponent: 200 },
+    },
+  ],
+  'POST /api/tournaments/:id/matches/:matchId/dispute': [
+    {
+      target: 'a result player reported, under review',
+      request: async (w) => {
+        const { id, matchId } = await w.reportedTournamentMatch();
+        return post(`/api/tournaments/${id}/matches/${matchId}/dispute`, {
+          reason: 'That is not the score',
+        });
+      },
+      expect: { ...signedIn(403), opponent: 200 },
+    },
+  ],
+  'POST /api/tournaments/:id/matches/:matchId/no-show': [
+    {
+      // Just begun: the players are told to wait for the no-show time, everyone else refused.
+      target: 'the match of player and opponent',
+      request: async (w) => {
+        const { id, matchId } = await w.liveMatch();
+        return post(`/api/tournaments/${id}/matches/${matchId}/no-show`);
+      },
+      expect: { ...signedIn(403), player: 409, opponent: 409 },
+    },
+  ],
+  'GET /api/tournaments/:id/matches/:matchId/evidence': [
+    {
+      target: 'the disputed match of player and opponent',
+      request: async (w) => {
+        const { id, matchId } = await w.disputedTournamentMatch();
+        return get(`/api/tournaments/${id}/matches/${matchId}/evidence`);
+      },
+      expect: { ...signedIn(403), player: 200, opponent: 200, admin: 200 },
+    },
+  ],
+  'POST /api/tournaments/:id/matches/:matchId/evidence': [
+    {
+      target: 'the disputed match of player and opponent',
+      request: async (w) => {
+        const { id, matchId } = await w.disputedTournamentMatch();
+        return {
+          method: 'POST',
+          url: `/api/tournaments/${id}/matches/${matchId}/evidence`,
+          ...multipartForm({ statement: 'They left after the first round.' }),
+        };
+      },
+      expect: { ...signedIn(403), player: 201, opponent: 201 },
+    },
+  ],
+  'POST /api/admin/tournaments': [
+    {
+      request: () => post('/api/admin/tournaments', { ...TOURNAMENT_BODY, startsAt: inAnHour() }),
+      expect: adminOnly(201),
+    },
+  ],
+  'POST /api/admin/tournaments/:id/cancel': [
+    {
+      target: 'an open tournament',
+      request: async (w) => post(`/api/admin/tournaments/${await w.openTournament()}/cancel`),
+      expect: adminOnly(200),
+    },
+  ],
+  'POST /api/admin/tournaments/:id/matches/:matchId/resolve': [
+    {
+      target: 'a disputed match of player and opponent',
+      request: async (w) => {
+        const { id, matchId } = await w.disputedTournamentMatch();
+        return post(`/api/admin/tournaments/${id}/matches/${matchId}/resolve`, {
+          winnerId: w.actor('opponent').id,
+        });
+      },
+      expect: adminOnly(200),
+    },
   ],
   'POST /api/admin/disputes/:id/resolve': [
     {

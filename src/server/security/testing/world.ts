@@ -2,11 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { queryRows } from '#server/db/client.ts';
+import { createAppContext } from '#server/context.ts';
 import { licenseVerifications } from '#server/db/schema/license-verifications.ts';
+import { tournaments } from '#server/db/schema/tournaments.ts';
 import { hashPassword } from '#server/features/auth/password.ts';
 import { sessions } from '#server/db/schema/sessions.ts';
 import { createSession, hashToken } from '#server/features/auth/sessions.ts';
 import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
+import { runTournamentPass } from '#server/features/tournaments/service.ts';
 import { insertUser } from '#server/features/users/repository.ts';
 import { fund } from '#tests/helpers/money.ts';
 import { multipart, sampleFile } from '#tests/helpers/multipart.ts';
@@ -52,6 +55,17 @@ export const CHALLENGE_BODY = {
   phoneNumber: '+1 555 010 3000',
   console: 'PlayStation',
 } as const;
+
+export const TOURNAMENT_BODY = {
+  game: 'Tekken 8',
+  console: 'PlayStation',
+  entryFee: 5,
+  size: 4,
+  allowByes: true,
+} as const;
+
+/** A start time an hour away: the tournament is open for entries. */
+export const inAnHour = (): string => new Date(Date.now() + 3_600_000).toISOString();
 
 export const PAYOUT_BODY = {
   amount: 5,
@@ -300,6 +314,76 @@ export class World {
     expectStatus(response, 201, 'upload screenshot');
     return response.json<{ id: string }>().id;
   });
+
+  private async newTournament(): Promise<number> {
+    const response = await this.send('admin', {
+      method: 'POST',
+      url: '/api/admin/tournaments',
+      payload: { ...TOURNAMENT_BODY, startsAt: inAnHour() },
+    });
+    expectStatus(response, 201, 'create tournament');
+    return response.json<{ id: number }>().id;
+  }
+
+  private async join(role: Role, id: number): Promise<void> {
+    expectStatus(
+      await this.send(role, { method: 'POST', url: `/api/tournaments/${id}/join` }),
+      200,
+      `${role} joins the tournament`,
+    );
+  }
+
+  /**
+   * A tournament of `player` and `opponent` alone (byes allowed), started by the worker: its one
+   * match, the final, between them.
+   */
+  private async newLiveMatch(): Promise<{ id: number; matchId: number }> {
+    const id = await this.newTournament();
+    await this.join('player', id);
+    await this.join('opponent', id);
+    await this.t.database.db
+      .update(tournaments)
+      .set({ startsAt: new Date(Date.now() - 1000) })
+      .where(eq(tournaments.id, id));
+    const { env, database, bus } = this.t;
+    await runTournamentPass(createAppContext({ env, database, bus }));
+    const response = await this.send('player', { method: 'GET', url: `/api/tournaments/${id}` });
+    const [match] = response.json<{ matches: Array<{ id: number }> }>().matches;
+    if (!match) throw new Error('the tournament did not start');
+    return { id, matchId: match.id };
+  }
+
+  /** An open tournament the admin created (DESIGN §13). */
+  readonly openTournament = once(() => this.newTournament());
+
+  /** An open tournament with `player` entered. */
+  readonly enteredTournament = once(async () => {
+    const id = await this.newTournament();
+    await this.join('player', id);
+    return id;
+  });
+
+  readonly liveMatch = once(() => this.newLiveMatch());
+
+  private async reportedMatch(disputeReason?: string) {
+    const { id, matchId } = await this.newLiveMatch();
+    const response = await this.send('player', {
+      method: 'POST',
+      url: `/api/tournaments/${id}/matches/${matchId}/submit`,
+      payload: {
+        creatorScore: 3,
+        acceptorScore: 1,
+        screenshot: 'https://example.com/result.png',
+        ...(disputeReason ? { disputeReason } : {}),
+      },
+    });
+    expectStatus(response, 200, 'report tournament match');
+    return { id, matchId };
+  }
+
+  /** The tournament match's result, reported by `player` and under review. */
+  readonly reportedTournamentMatch = once(() => this.reportedMatch());
+  readonly disputedTournamentMatch = once(() => this.reportedMatch('They left mid-game'));
 
   /** `player`'s driver's licence, waiting for review. */
   readonly license = once(async () => {

@@ -20,6 +20,9 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'tax_report.export': 'Tax report downloaded',
   'insights.export': 'Export downloaded',
   'player.note': 'Note on a player',
+  'tournament.create': 'Tournament created',
+  'tournament.cancel': 'Tournament cancelled',
+  'tournament.resolve': 'Tournament match decided',
 };
 
 export function auditActionLabel(action: AuditAction): string {

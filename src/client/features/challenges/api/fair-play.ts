@@ -13,7 +13,7 @@ async function loadRulesSchema() {
   return (await import('#shared/contracts/challenges.ts')).fairPlayRulesSchema;
 }
 
-async function loadEvidenceListSchema() {
+export async function loadEvidenceListSchema() {
   const { evidenceSchema } = await import('#shared/contracts/challenges.ts');
   return evidenceSchema.array();
 }
@@ -107,15 +107,18 @@ function messageOf(text: string, status: number): string {
   return `${status}: ${text || 'Request failed'}`;
 }
 
-/** Sends a statement and/or a file as multipart: `statement` first, then `file`. */
-export async function addEvidence(
-  challengeId: number,
+/**
+ * Sends a statement and/or a file as multipart to an evidence route (a challenge's or a
+ * tournament match's): `statement` first, then `file`.
+ */
+export async function postEvidence(
+  path: string,
   input: { statement: string; file: File | null },
 ): Promise<Evidence> {
   const form = new FormData();
   form.append('statement', input.statement);
   if (input.file) form.append('file', input.file);
-  const response = await fetch(`/api/challenges/${challengeId}/evidence`, {
+  const response = await fetch(path, {
     method: 'POST',
     headers: { Accept: 'application/json' },
     credentials: 'include',
@@ -126,6 +129,13 @@ export async function addEvidence(
   if (!response.ok) throw new Error(messageOf(text, response.status));
   const schema = await loadEvidenceSchema();
   return schema.parse(JSON.parse(text));
+}
+
+export function addEvidence(
+  challengeId: number,
+  input: { statement: string; file: File | null },
+): Promise<Evidence> {
+  return postEvidence(`/api/challenges/${challengeId}/evidence`, input);
 }
 
 export function useAddEvidence(challengeId: number) {

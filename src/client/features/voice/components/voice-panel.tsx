@@ -1,7 +1,7 @@
 import { Headphones, Mic, MicOff, PhoneCall, PhoneOff } from 'lucide-react';
 import { Button } from '#client/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
-import { useVoiceCall } from '../hooks/use-voice-call.ts';
+import { useVoiceCall, type VoiceRoom } from '../hooks/use-voice-call.ts';
 import type { VoiceStatus } from '../lib/voice-call.ts';
 
 const STATUS_TEXT: Record<VoiceStatus, string> = {
@@ -14,15 +14,15 @@ const STATUS_TEXT: Record<VoiceStatus, string> = {
 };
 
 export interface VoicePanelProps {
-  challengeId: number;
+  room: VoiceRoom;
   userId: number;
   isCreator: boolean;
   opponentName: string;
 }
 
 /** Audio-only voice chat with the opponent (SPEC §2), shown to the two players only. */
-export function VoicePanel({ challengeId, userId, isCreator, opponentName }: VoicePanelProps) {
-  const { state, attachAudio, connect, disconnect, toggleMute } = useVoiceCall(challengeId, {
+export function VoicePanel({ room, userId, isCreator, opponentName }: VoicePanelProps) {
+  const { state, attachAudio, connect, disconnect, toggleMute } = useVoiceCall(room, {
     userId,
     isCreator,
   });

@@ -33,7 +33,18 @@ class CallMedia {
   }
 }
 
-function createBrowserCall(challengeId: number, userId: number, isCreator: boolean) {
+/**
+ * Whose call it is: an accepted challenge's, or a tournament match's being played (DESIGN §13);
+ * the server admits only the two players of either.
+ */
+export type VoiceRoom = { challengeId: number } | { tournamentMatchId: number };
+
+function createBrowserCall(
+  roomKind: 'challengeId' | 'tournamentMatchId',
+  roomId: number,
+  userId: number,
+  isCreator: boolean,
+) {
   const media = new CallMedia();
   const call = new VoiceCall(
     { userId, isCreator },
@@ -43,7 +54,7 @@ function createBrowserCall(challengeId: number, userId: number, isCreator: boole
         io({
           path: VOICE_SOCKET_PATH,
           transports: ['websocket'],
-          query: { challengeId: String(challengeId), userId: String(userId) },
+          query: { [roomKind]: String(roomId), userId: String(userId) },
           reconnection: false,
         }) as SignallingSocket,
       createPeer: () => new RTCPeerConnection({ iceServers: media.iceServers }),
@@ -69,15 +80,22 @@ export interface VoiceCallControls {
   toggleMute(): void;
 }
 
-/** The voice call of one challenge for the signed-in player; it ends when the page is left. */
+/**
+ * The voice call of one challenge or tournament match for the signed-in player; it ends when
+ * the page is left. The player who is `isCreator` places the call.
+ */
 export function useVoiceCall(
-  challengeId: number,
+  room: VoiceRoom,
   me: { userId: number; isCreator: boolean },
 ): VoiceCallControls {
   const { userId, isCreator } = me;
+  const [roomKind, roomId] =
+    'challengeId' in room
+      ? (['challengeId', room.challengeId] as const)
+      : (['tournamentMatchId', room.tournamentMatchId] as const);
   const { call, media } = useMemo(
-    () => createBrowserCall(challengeId, userId, isCreator),
-    [challengeId, userId, isCreator],
+    () => createBrowserCall(roomKind, roomId, userId, isCreator),
+    [roomKind, roomId, userId, isCreator],
   );
 
   useEffect(() => () => call.stop(), [call]);

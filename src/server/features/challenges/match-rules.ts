@@ -1,0 +1,34 @@
+/**
+ * The fair-play rules of a reported match (DESIGN §10), shared by challenges and tournament
+ * matches (DESIGN §13, decision 0020): each keeps its own rows and money, and both judge a
+ * report, an answer and a no-show claim here.
+ */
+
+/**
+ * The opponent's own report on a result under review: naming the same winner without a
+ * dispute reason agrees with it; anything else disputes it.
+ */
+export function answerToReport(
+  reportedWinnerId: number | null,
+  claimedWinnerId: number,
+  disputeReason: string | undefined,
+): 'agreed' | 'disputed' {
+  return claimedWinnerId === reportedWinnerId && disputeReason === undefined
+    ? 'agreed'
+    : 'disputed';
+}
+
+/** The reason a disputing report carries when its player gave none: their scores. */
+export function reportedScoresReason(scoreA: number, scoreB: number): string {
+  return `The other player reported ${scoreA}–${scoreB}`;
+}
+
+/** A result under review may be disputed until its review ends, judged by the clock. */
+export function mayStillDispute(reviewEndsAt: Date | null, now: Date): boolean {
+  return reviewEndsAt !== null && now < reviewEndsAt;
+}
+
+/** From when a player may claim that the opponent of a match begun at `startedAt` never came. */
+export function noShowAllowedAt(startedAt: Date, noShowMinutes: number): Date {
+  return new Date(startedAt.getTime() + noShowMinutes * 60_000);
+}

@@ -1,0 +1,77 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { EVIDENCE_MESSAGES, type Evidence } from '#shared/contracts/challenges.ts';
+import { TOURNAMENT_MESSAGES } from '#shared/contracts/tournaments.ts';
+import type { AppContext } from '../../context.ts';
+import {
+  tournamentMatchEvidence,
+  tournamentMatches,
+  type TournamentMatch,
+} from '../../db/schema/tournaments.ts';
+import { uploads } from '../../db/schema/uploads.ts';
+import type { User } from '../../db/schema/users.ts';
+import { users } from '../../db/schema/users.ts';
+import { AppError } from '../../errors.ts';
+import { receiveEvidence, toEvidence } from '../challenges/evidence.ts';
+import type { FileStore } from '../uploads/store.ts';
+
+/** The match, 404 when it is not this tournament's, 403 for anyone but its players (and admins). */
+async function visibleMatch(
+  ctx: AppContext,
+  tournamentId: number,
+  matchId: number,
+  viewer: Pick<User, 'id' | 'isAdmin'>,
+): Promise<TournamentMatch> {
+  const [match] = await ctx.db
+    .select()
+    .from(tournamentMatches)
+    .where(
+      and(eq(tournamentMatches.id, matchId), eq(tournamentMatches.tournamentId, tournamentId)),
+    );
+  if (!match) throw new AppError('NOT_FOUND', TOURNAMENT_MESSAGES.matchNotFound);
+  if (!viewer.isAdmin && viewer.id !== match.playerAId && viewer.id !== match.playerBId)
+    throw new AppError('NOT_PARTICIPANT', TOURNAMENT_MESSAGES.notPlayer);
+  return match;
+}
+
+/**
+ * A player of a disputed match adds evidence, exactly as on a challenge (DESIGN §10, decision
+ * 0020): a statement and/or an image or video, checked by the challenge's own reader.
+ */
+export async function addMatchEvidence(
+  ctx: AppContext,
+  store: FileStore,
+  request: FastifyRequest,
+  ids: { tournamentId: number; matchId: number },
+  viewer: User,
+): Promise<Evidence> {
+  const match = await visibleMatch(ctx, ids.tournamentId, ids.matchId, {
+    ...viewer,
+    isAdmin: false,
+  });
+  if (match.status !== 'disputed') throw new AppError('CONFLICT', EVIDENCE_MESSAGES.notDisputed);
+  const { statement, upload } = await receiveEvidence(ctx, store, request, viewer.id);
+  const [row] = await ctx.db
+    .insert(tournamentMatchEvidence)
+    .values({ matchId: match.id, userId: viewer.id, statement, uploadId: upload?.id ?? null })
+    .returning();
+  if (!row) throw new Error('insert returned no evidence');
+  return toEvidence(row, viewer.username, upload);
+}
+
+/** Both sides' evidence on a match, oldest first: for its two players and the admins. */
+export async function listMatchEvidence(
+  ctx: AppContext,
+  ids: { tournamentId: number; matchId: number },
+  viewer: User,
+): Promise<Evidence[]> {
+  const match = await visibleMatch(ctx, ids.tournamentId, ids.matchId, viewer);
+  const rows = await ctx.db
+    .select({ evidence: tournamentMatchEvidence, username: users.username, upload: uploads })
+    .from(tournamentMatchEvidence)
+    .innerJoin(users, eq(users.id, tournamentMatchEvidence.userId))
+    .leftJoin(uploads, eq(uploads.id, tournamentMatchEvidence.uploadId))
+    .where(eq(tournamentMatchEvidence.matchId, match.id))
+    .orderBy(asc(tournamentMatchEvidence.id));
+  return rows.map((row) => toEvidence(row.evidence, row.username, row.upload));
+}

@@ -1,0 +1,131 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TournamentDetail } from '#shared/contracts/tournaments.ts';
+import { createAppContext } from '#server/context.ts';
+import { onPostgres } from '#tests/helpers/database.ts';
+import { balanceOf, fund } from '#tests/helpers/money.ts';
+import {
+  createTestApp,
+  expectLedgerHealthy,
+  signUp,
+  type Agent,
+  type TestApp,
+} from '#tests/helpers/test-app.ts';
+import { signInAdmin } from '../admin/testing/admin-agent.ts';
+import { runTournamentPass } from './service.ts';
+
+// Races only show on PostgreSQL: PGlite has one connection and runs transactions one by one.
+describe.runIf(onPostgres)('tournament races on PostgreSQL', () => {
+  let now = new Date('2031-06-01T12:00:00Z');
+  const clock = () => now;
+  let t: TestApp;
+  let admin: Agent;
+  const ctx = () => createAppContext({ env: t.env, database: t.database, bus: t.bus, clock });
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      clock,
+      env: { SESSION_IDLE_MINUTES: '43200', SESSION_MAX_DAYS: '365' },
+    });
+    ({ agent: admin } = await signInAdmin(t));
+  });
+  afterEach(async () => {
+    await expectLedgerHealthy(t.database);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function players(count: number) {
+    return Promise.all(
+      Array.from({ length: count }, async () => {
+        const { agent, user } = await signUp(t.app);
+        await fund(t.database, user.id, 1000n);
+        return { agent, id: user.id };
+      }),
+    );
+  }
+
+  async function create(): Promise<TournamentDetail> {
+    const response = await admin.post('/api/admin/tournaments', {
+      game: 'Tekken 8',
+      console: 'PlayStation',
+      entryFee: 5,
+      size: 4,
+      startsAt: new Date(now.getTime() + 3_600_000).toISOString(),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json();
+  }
+
+  it('20 players race for the last place: one gets it, the others are refused before paying', async () => {
+    const tournament = await create();
+    for (const entrant of await players(3))
+      expect((await entrant.agent.post(`/api/tournaments/${tournament.id}/join`)).statusCode).toBe(
+        200,
+      );
+    const racers = await players(20);
+    const responses = await Promise.all(
+      racers.map((racer) => racer.agent.post(`/api/tournaments/${tournament.id}/join`)),
+    );
+    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    const refused = responses.filter((r) => r.statusCode !== 200);
+    expect(refused).toHaveLength(19);
+    for (const response of refused)
+      expect(response.json()).toMatchObject({ code: 'TOURNAMENT_FULL' });
+    const balances = await Promise.all(racers.map((racer) => balanceOf(t.database, racer.id)));
+    expect(balances.filter((b) => b === 500n)).toHaveLength(1);
+    expect(balances.filter((b) => b === 1000n)).toHaveLength(19);
+    await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+  });
+
+  it('a leave racing the start: left and cancelled for want of players, or started and refused', async () => {
+    for (let round = 0; round < 6; round += 1) {
+      now = new Date(now.getTime() + 2 * 3_600_000);
+      const tournament = await create();
+      const entrants = await players(4);
+      for (const entrant of entrants)
+        expect(
+          (await entrant.agent.post(`/api/tournaments/${tournament.id}/join`)).statusCode,
+        ).toBe(200);
+      const leaver = entrants[0];
+      if (!leaver) throw new Error('an entrant');
+      // The player leaves at the start time's last instant while the worker, whose clock has
+      // reached it, starts the tournament: whichever takes the tournament's lock first wins.
+      const startsAt = new Date(tournament.startsAt);
+      now = new Date(startsAt.getTime() - 1);
+      const worker = createAppContext({
+        env: t.env,
+        database: t.database,
+        bus: t.bus,
+        clock: () => startsAt,
+      });
+      const [leave, pass] = await Promise.all([
+        leaver.agent.post(`/api/tournaments/${tournament.id}/leave`),
+        runTournamentPass(worker),
+      ]);
+      const view = (await admin.get(`/api/tournaments/${tournament.id}`)).json<TournamentDetail>();
+      if (leave.statusCode === 200) {
+        expect(view.status).toBe('cancelled');
+        for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+      } else {
+        expect(leave.json()).toMatchObject({ code: 'TOURNAMENT_NOT_OPEN' });
+        expect(view.status).toBe('live');
+        expect(pass.started).toBe(1);
+        await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+      }
+    }
+  });
+
+  it('two instances running the worker at once start a tournament once', async () => {
+    now = new Date(now.getTime() + 2 * 3_600_000);
+    const tournament = await create();
+    for (const entrant of await players(4))
+      await entrant.agent.post(`/api/tournaments/${tournament.id}/join`);
+    now = new Date(new Date(tournament.startsAt).getTime() + 1000);
+    const passes = await Promise.all([runTournamentPass(ctx()), runTournamentPass(ctx())]);
+    expect(passes[0].started + passes[1].started).toBe(1);
+    const view = (await admin.get(`/api/tournaments/${tournament.id}`)).json<TournamentDetail>();
+    expect(view.matches).toHaveLength(3);
+    await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+  });
+});

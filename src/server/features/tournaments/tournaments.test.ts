@@ -1,0 +1,594 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { NotificationList } from '#shared/contracts/notifications.ts';
+import {
+  TOURNAMENT_MESSAGES,
+  type CreateTournamentBody,
+  type TournamentDetail,
+  type TournamentMatchView,
+} from '#shared/contracts/tournaments.ts';
+import { createAppContext } from '#server/context.ts';
+import { ledgerAccounts } from '#server/db/schema/ledger.ts';
+import { HOUSE_FEES, tournamentEscrow } from '#server/features/ledger/accounts.ts';
+import { balanceOf, fund } from '#tests/helpers/money.ts';
+import { multipart, multipartForm, sampleFile } from '#tests/helpers/multipart.ts';
+import {
+  createTestApp,
+  expectLedgerHealthy,
+  signUp,
+  type Agent,
+  type TestApp,
+} from '#tests/helpers/test-app.ts';
+import { signInAdmin } from '../admin/testing/admin-agent.ts';
+import { seededOrder } from './bracket.ts';
+import { runTournamentPass } from './service.ts';
+
+/** Tournaments through the API (issue 23, DESIGN §13). */
+
+const MINUTE_MS = 60_000;
+let now = new Date('2031-05-01T12:00:00Z');
+const clock = () => now;
+let t: TestApp;
+let admin: Agent;
+
+beforeAll(async () => {
+  // The clock moves ahead here: sessions must outlive it.
+  t = await createTestApp({
+    clock,
+    env: { SESSION_IDLE_MINUTES: '43200', SESSION_MAX_DAYS: '365' },
+  });
+  ({ agent: admin } = await signInAdmin(t));
+});
+afterEach(async () => {
+  // Each test starts its own tournaments: none left open may start in the next one.
+  for (const row of (await admin.get('/api/tournaments')).json<TournamentDetail[]>()) {
+    if (row.status === 'open' || row.status === 'live')
+      await admin.post(`/api/admin/tournaments/${row.id}/cancel`);
+  }
+  await expectLedgerHealthy(t.database);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const ctx = () => createAppContext({ env: t.env, database: t.database, bus: t.bus, clock });
+const pass = () => runTournamentPass(ctx());
+
+interface Player {
+  agent: Agent;
+  id: number;
+}
+
+async function players(count: number, dollars = 10): Promise<Player[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const { agent, user } = await signUp(t.app);
+      await fund(t.database, user.id, BigInt(dollars * 100));
+      return { agent, id: user.id };
+    }),
+  );
+}
+
+async function create(body: Partial<CreateTournamentBody> = {}): Promise<TournamentDetail> {
+  const response = await admin.post('/api/admin/tournaments', {
+    game: 'Tekken 8',
+    console: 'PlayStation',
+    entryFee: 3,
+    size: 8,
+    startsAt: new Date(now.getTime() + 60 * MINUTE_MS).toISOString(),
+    ...body,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+async function joinAll(id: number, entrants: Player[]): Promise<void> {
+  for (const entrant of entrants) {
+    const response = await entrant.agent.post(`/api/tournaments/${id}/join`);
+    expect(response.statusCode, response.body).toBe(200);
+  }
+}
+
+async function detail(id: number): Promise<TournamentDetail> {
+  const response = await admin.get(`/api/tournaments/${id}`);
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+/** Moves the clock past the start and runs the worker. */
+async function start(tournament: TournamentDetail): Promise<TournamentDetail> {
+  now = new Date(new Date(tournament.startsAt).getTime() + MINUTE_MS);
+  expect(await pass()).toMatchObject({ started: 1 });
+  return detail(tournament.id);
+}
+
+function matchOf(view: TournamentDetail, round: number, slot: number): TournamentMatchView {
+  const match = view.matches.find((m) => m.round === round && m.slot === slot);
+  if (!match) throw new Error(`no match ${round}/${slot}`);
+  return match;
+}
+
+function sides(match: TournamentMatchView, by: Map<number, Player>): [Player, Player] {
+  const a = match.playerA && by.get(match.playerA.id);
+  const b = match.playerB && by.get(match.playerB.id);
+  if (!a || !b) throw new Error(`match ${match.id} is not ready`);
+  return [a, b];
+}
+
+const url = (view: TournamentDetail, match: TournamentMatchView, action: string) =>
+  `/api/tournaments/${view.id}/matches/${match.id}/${action}`;
+
+/** The first player reports a win of the first player (3–1) or of the second (1–3). */
+function report(view: TournamentDetail, match: TournamentMatchView, by: Player, aWins: boolean) {
+  return by.agent.post(url(view, match, 'submit'), {
+    creatorScore: aWins ? 3 : 1,
+    acceptorScore: aWins ? 1 : 3,
+    screenshot: 'https://example.com/result.png',
+  });
+}
+
+async function houseFees(): Promise<bigint> {
+  const [row] = await t.database.db
+    .select({ balance: ledgerAccounts.balanceCents })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.key, HOUSE_FEES));
+  return row?.balance ?? 0n;
+}
+
+async function escrowOf(id: number): Promise<bigint> {
+  const [row] = await t.database.db
+    .select({ balance: ledgerAccounts.balanceCents })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.key, tournamentEscrow(id)));
+  return row?.balance ?? 0n;
+}
+
+describe('creating, joining, leaving', () => {
+  it('refuses bad tournaments with a stable code and a clear message', async () => {
+    const cases: Array<[Partial<CreateTournamentBody>, string]> = [
+      [{ size: 6 }, TOURNAMENT_MESSAGES.size],
+      [{ entryFee: 2.5 }, TOURNAMENT_MESSAGES.entryFeeWhole],
+      [{ prizeSplit: [60, 30] }, TOURNAMENT_MESSAGES.splitSum],
+      [{ prizeSplit: [50, 50.5] }, TOURNAMENT_MESSAGES.splitPercent],
+      [{ size: 4, prizeSplit: [20, 20, 20, 20, 20] }, TOURNAMENT_MESSAGES.splitPlaces],
+      [{ startsAt: 'tomorrow' }, TOURNAMENT_MESSAGES.startsAt],
+      [
+        { startsAt: new Date(now.getTime() - MINUTE_MS).toISOString() },
+        TOURNAMENT_MESSAGES.startsAtPast,
+      ],
+      [{ game: ' ' }, TOURNAMENT_MESSAGES.gameRequired],
+    ];
+    for (const [body, message] of cases) {
+      const response = await admin.post('/api/admin/tournaments', {
+        game: 'Tekken 8',
+        console: 'PlayStation',
+        entryFee: 3,
+        size: 8,
+        startsAt: new Date(now.getTime() + 60 * MINUTE_MS).toISOString(),
+        ...body,
+      });
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(response.body).toContain(message);
+    }
+  });
+
+  it('lists a new tournament with its fee, pool and places left; joins and leaves move the fee', async () => {
+    const tournament = await create({ size: 4, entryFee: 5 });
+    expect(tournament).toMatchObject({ status: 'open', prizeSplit: [70, 30], placesLeft: 4 });
+    const [first, second] = await players(2);
+    if (!first || !second) throw new Error('two players');
+    await joinAll(tournament.id, [first, second]);
+    expect(await balanceOf(t.database, first.id)).toBe(500n);
+    const again = await first.agent.post(`/api/tournaments/${tournament.id}/join`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ message: TOURNAMENT_MESSAGES.alreadyJoined });
+
+    const list = (await first.agent.get('/api/tournaments')).json<TournamentDetail[]>();
+    // Two fees of $5 minus the 5% fee.
+    expect(list.find((row) => row.id === tournament.id)).toMatchObject({
+      entrants: 2,
+      placesLeft: 2,
+      prizePool: 9.5,
+      entryFee: 5,
+      joined: true,
+    });
+
+    const left = await first.agent.post(`/api/tournaments/${tournament.id}/leave`);
+    expect(left.statusCode).toBe(200);
+    expect(left.json()).toMatchObject({ entrants: 1, joined: false });
+    expect(await balanceOf(t.database, first.id)).toBe(1000n);
+    const twice = await first.agent.post(`/api/tournaments/${tournament.id}/leave`);
+    expect(twice.json()).toMatchObject({
+      code: 'CONFLICT',
+      message: TOURNAMENT_MESSAGES.notJoined,
+    });
+    // A player who left may join again: a new entry, a new fee.
+    await joinAll(tournament.id, [first]);
+    expect(await balanceOf(t.database, first.id)).toBe(500n);
+    expect(await escrowOf(tournament.id)).toBe(1000n);
+
+    const [poor] = await players(1, 2);
+    if (!poor) throw new Error('a player');
+    const refused = await poor.agent.post(`/api/tournaments/${tournament.id}/join`);
+    expect(refused.json()).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect((await detail(tournament.id)).entrants).toBe(2);
+
+    const missing = await first.agent.post('/api/tournaments/999999/join');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ message: TOURNAMENT_MESSAGES.notFound });
+
+    const cancelled = await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('refuses a join when every place is taken, before charging anything', async () => {
+    const tournament = await create({ size: 4 });
+    const entrants = await players(5);
+    await joinAll(tournament.id, entrants.slice(0, 4));
+    const late = entrants[4];
+    if (!late) throw new Error('a fifth player');
+    const refused = await late.agent.post(`/api/tournaments/${tournament.id}/join`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'TOURNAMENT_FULL',
+      message: TOURNAMENT_MESSAGES.full,
+    });
+    expect(await balanceOf(t.database, late.id)).toBe(1000n);
+    await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+  });
+
+  it('an admin cancellation refunds every entry, once', async () => {
+    const tournament = await create({ size: 4, entryFee: 4 });
+    const entrants = await players(3);
+    await joinAll(tournament.id, entrants);
+    const cancelled = await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', entrants: 0 });
+    for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+    expect(await escrowOf(tournament.id)).toBe(0n);
+    const again = await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+    expect(again.json()).toMatchObject({
+      code: 'CONFLICT',
+      message: TOURNAMENT_MESSAGES.cannotCancel,
+    });
+    const join = await entrants[0]?.agent.post(`/api/tournaments/${tournament.id}/join`);
+    expect(join?.json()).toMatchObject({ code: 'TOURNAMENT_NOT_OPEN' });
+    const news = (await entrants[0]?.agent.get('/api/notifications'))?.json<NotificationList>();
+    expect(news?.notifications[0]).toMatchObject({ kind: 'tournament_cancelled' });
+  });
+
+  it('not full at its start and without byes: cancelled and refunded by the worker', async () => {
+    const tournament = await create({ size: 4 });
+    const entrants = await players(3);
+    await joinAll(tournament.id, entrants);
+    expect(await pass()).toMatchObject({ started: 0 });
+    now = new Date(new Date(tournament.startsAt).getTime() + 1000);
+    const leave = await entrants[0]?.agent.post(`/api/tournaments/${tournament.id}/leave`);
+    expect(leave?.json()).toMatchObject({
+      code: 'TOURNAMENT_NOT_OPEN',
+      message: TOURNAMENT_MESSAGES.leaveStarted,
+    });
+    expect(await pass()).toMatchObject({ started: 1 });
+    expect(await pass()).toMatchObject({ started: 0 });
+    expect(await detail(tournament.id)).toMatchObject({ status: 'cancelled', seed: null });
+    for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+  });
+});
+
+describe('a whole tournament', () => {
+  it('8 players: every match reported, one dispute overturned, one no-show, exact payouts', async () => {
+    // $3 × 8 = $24.00; the fee is $1.20; $22.80 is shared 34/33/33 by place: the runner-up
+    // 33% (752.4 → $7.52), the semi-finalists 33% over places 3–4 (376.2 → $3.76 each), the
+    // champion the rest, $7.76 (34% would be 775.2: the rounding's 0.8 cent goes to them).
+    const tournament = await create({ prizeSplit: [34, 33, 33] });
+    const entrants = await players(8);
+    const by = new Map(entrants.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, entrants);
+    const feesBefore = await houseFees();
+    const [ninth] = await players(1);
+    const full = await ninth?.agent.post(`/api/tournaments/${tournament.id}/join`);
+    expect(full?.json()).toMatchObject({ code: 'TOURNAMENT_FULL' });
+
+    let view = await start(tournament);
+    expect(view.status).toBe('live');
+    expect(view.seed).toMatch(/^[0-9a-f]{64}$/);
+    expect(view.rounds).toBe(3);
+    expect(view.matches).toHaveLength(7);
+    // The recorded seed draws the same bracket again from the entries in joining order.
+    const drawn = seededOrder(
+      entrants.map((entrant) => entrant.id),
+      view.seed ?? '',
+    );
+    for (let slot = 0; slot < 4; slot += 1) {
+      expect(matchOf(view, 1, slot)).toMatchObject({
+        status: 'playing',
+        playerA: { id: drawn[slot] },
+        playerB: { id: drawn[4 + slot] },
+      });
+    }
+    const firstNews = (
+      await entrants[0]?.agent.get('/api/notifications')
+    )?.json<NotificationList>();
+    expect(firstNews?.notifications[0]).toMatchObject({ kind: 'tournament_match' });
+
+    // Match 1: reported and confirmed.
+    let match = matchOf(view, 1, 0);
+    let [a, b] = sides(match, by);
+    expect((await report(view, match, a, true)).json().matches[0]).toMatchObject({
+      status: 'reported',
+      winnerId: a.id,
+    });
+    const own = await a.agent.post(url(view, match, 'confirm'));
+    expect(own.json()).toMatchObject({
+      code: 'FORBIDDEN',
+      message: TOURNAMENT_MESSAGES.confirmOwnReport,
+    });
+    const outsider = await entrants
+      .find((p) => p !== a && p !== b)
+      ?.agent.post(url(view, match, 'confirm'));
+    expect(outsider?.json()).toMatchObject({ code: 'NOT_PARTICIPANT' });
+    expect((await b.agent.post(url(view, match, 'confirm'))).statusCode).toBe(200);
+    const champion1 = a;
+
+    // Match 2: a false report, disputed and overturned by an admin.
+    match = matchOf(view, 1, 1);
+    [a, b] = sides(match, by);
+    await report(view, match, a, true);
+    const disputed = await b.agent.post(url(view, match, 'dispute'), { reason: 'I won 3–0' });
+    expect(disputed.statusCode).toBe(200);
+    expect(matchOf(disputed.json(), 1, 1)).toMatchObject({
+      status: 'disputed',
+      disputeReason: 'I won 3–0',
+    });
+    const confirmDisputed = await a.agent.post(url(view, match, 'confirm'));
+    expect(confirmDisputed.json()).toMatchObject({ message: TOURNAMENT_MESSAGES.confirmDisputed });
+    const notPlayer = await admin.post(
+      `/api/admin/tournaments/${view.id}/matches/${match.id}/resolve`,
+      { winnerId: champion1.id },
+    );
+    expect(notPlayer.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: TOURNAMENT_MESSAGES.winnerNotPlayer,
+    });
+    const byPlayer = await a.agent.post(
+      `/api/admin/tournaments/${view.id}/matches/${match.id}/resolve`,
+      {
+        winnerId: a.id,
+      },
+    );
+    expect(byPlayer.statusCode).toBe(403);
+    // Both sides put their evidence before the admin, as on a challenge.
+    const statement = await b.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipartForm({ statement: 'The last round was mine.' }),
+    });
+    expect(statement.statusCode, statement.body).toBe(201);
+    const picture = await a.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipart('file', 'final.png', 'image/png', sampleFile('png')),
+    });
+    expect(picture.statusCode, picture.body).toBe(201);
+    const evidence = await admin.get(url(view, match, 'evidence'));
+    expect(evidence.json()).toMatchObject([
+      { userId: b.id, statement: 'The last round was mine.', file: null },
+      { userId: a.id, statement: null, file: { contentType: 'image/png' } },
+    ]);
+    const empty = await a.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipartForm({ statement: ' ' }),
+    });
+    expect(empty.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const overturned = await admin.post(
+      `/api/admin/tournaments/${view.id}/matches/${match.id}/resolve`,
+      {
+        winnerId: b.id,
+      },
+    );
+    expect(matchOf(overturned.json(), 1, 1)).toMatchObject({
+      status: 'done',
+      winnerId: b.id,
+      standCause: 'decided',
+    });
+    // Both semi-final places above are now known: the first semi-final is on.
+    expect(matchOf(overturned.json(), 2, 0)).toMatchObject({
+      status: 'playing',
+      playerA: { id: champion1.id },
+      playerB: { id: b.id },
+    });
+    const semiNews = (await b.agent.get('/api/notifications')).json<NotificationList>();
+    expect(semiNews.notifications.map((n) => n.kind)).toContain('tournament_match');
+
+    // Match 3: a no-show, allowed once the wait after the start has passed.
+    match = matchOf(view, 1, 2);
+    [a, b] = sides(match, by);
+    const early = await a.agent.post(url(view, match, 'no-show'));
+    expect(early.json()).toMatchObject({ message: TOURNAMENT_MESSAGES.noShowTooEarly });
+    now = new Date(now.getTime() + 31 * MINUTE_MS);
+    const claimed = await a.agent.post(url(view, match, 'no-show'));
+    expect(matchOf(claimed.json(), 1, 2)).toMatchObject({
+      status: 'disputed',
+      disputeReason: 'No-show',
+    });
+    await admin.post(`/api/admin/tournaments/${view.id}/matches/${match.id}/resolve`, {
+      winnerId: a.id,
+    });
+
+    // Match 4: nobody answers the report; it stands when the review ends.
+    match = matchOf(view, 1, 3);
+    [a, b] = sides(match, by);
+    await report(view, match, a, false);
+    expect(await pass()).toMatchObject({ stood: 0 });
+    now = new Date(now.getTime() + 31 * MINUTE_MS);
+    const late = await b.agent.post(url(view, match, 'dispute'), { reason: 'Too late' });
+    expect(late.json()).toMatchObject({ message: TOURNAMENT_MESSAGES.disputeNotAllowed });
+    expect(await pass()).toMatchObject({ stood: 1 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 3)).toMatchObject({
+      status: 'done',
+      winnerId: b.id,
+      standCause: 'review_ended',
+    });
+
+    // Semi-final 1: the opponent reports the same result, which agrees with it.
+    match = matchOf(view, 2, 0);
+    [a, b] = sides(match, by);
+    await report(view, match, a, true);
+    const agreed = await report(view, match, b, true);
+    expect(matchOf(agreed.json(), 2, 0)).toMatchObject({ status: 'done', standCause: 'agreed' });
+    const finalistA = a;
+    const semiLoser1 = b;
+
+    // Semi-final 2: the first player reports their own loss, the other confirms.
+    match = matchOf(view, 2, 1);
+    [a, b] = sides(match, by);
+    await report(view, match, a, false);
+    await b.agent.post(url(view, match, 'confirm'));
+    const finalistB = b;
+    const semiLoser2 = a;
+
+    // The final.
+    view = await detail(view.id);
+    match = matchOf(view, 3, 0);
+    expect(match).toMatchObject({
+      status: 'playing',
+      playerA: { id: finalistA.id },
+      playerB: { id: finalistB.id },
+    });
+    await report(view, match, finalistA, true);
+    const final = await finalistB.agent.post(url(view, match, 'confirm'));
+    view = final.json();
+    expect(view).toMatchObject({ status: 'finished', winnerId: finalistA.id, placesLeft: 0 });
+
+    const expected = new Map<number, bigint>([
+      [finalistA.id, 776n],
+      [finalistB.id, 752n],
+      [semiLoser1.id, 376n],
+      [semiLoser2.id, 376n],
+    ]);
+    let paid = 0n;
+    for (const entrant of entrants) {
+      const prize = expected.get(entrant.id) ?? 0n;
+      paid += prize;
+      expect(await balanceOf(t.database, entrant.id)).toBe(700n + prize);
+    }
+    expect(paid).toBe(2280n);
+    expect((await houseFees()) - feesBefore).toBe(120n);
+    expect(await escrowOf(view.id)).toBe(0n);
+    expect(view.entries.slice(0, 4)).toMatchObject([
+      { id: finalistA.id, place: 1, prize: 7.76 },
+      { id: finalistB.id, place: 2, prize: 7.52 },
+      { place: 3, prize: 3.76 },
+      { place: 3, prize: 3.76 },
+    ]);
+    const winnerNews = (await finalistA.agent.get('/api/notifications')).json<NotificationList>();
+    expect(winnerNews.notifications[0]).toMatchObject({
+      kind: 'tournament_finished',
+      title: `Tournament #${view.id}: you won $7.76`,
+    });
+    const afterwards = await finalistA.agent.post(url(view, match, 'confirm'));
+    expect(afterwards.statusCode).toBe(409);
+  });
+
+  it('with byes allowed, five players start in a bracket of eight and the byes go through', async () => {
+    const tournament = await create({ allowByes: true, entryFee: 2 });
+    const entrants = await players(5);
+    const by = new Map(entrants.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, entrants);
+    let view = await start(tournament);
+    expect(view.rounds).toBe(3);
+    const byes = view.matches.filter((m) => m.round === 1 && m.standCause === 'bye');
+    expect(byes).toHaveLength(3);
+    // The two byes below the second semi-final meet at once.
+    expect(matchOf(view, 2, 1).status).toBe('playing');
+    for (const [round, slot] of [
+      [1, 0],
+      [2, 0],
+      [2, 1],
+      [3, 0],
+    ] as const) {
+      view = await detail(view.id);
+      const match = matchOf(view, round, slot);
+      const [a, b] = sides(match, by);
+      await report(view, match, a, true);
+      expect((await b.agent.post(url(view, match, 'confirm'))).statusCode).toBe(200);
+    }
+    view = await detail(view.id);
+    // $10.00 − $0.50 fee = $9.50: 70% to the champion ($6.65), 30% to the runner-up ($2.85).
+    expect(view).toMatchObject({ status: 'finished' });
+    expect(view.entries.slice(0, 2)).toMatchObject([
+      { place: 1, prize: 6.65 },
+      { place: 2, prize: 2.85 },
+    ]);
+    expect(await escrowOf(view.id)).toBe(0n);
+  });
+
+  it('an admin may cancel a live tournament: every entry fee comes back', async () => {
+    const tournament = await create({ size: 4 });
+    const entrants = await players(4);
+    await joinAll(tournament.id, entrants);
+    await start(tournament);
+    const cancelled = await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
+    for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+  });
+});
+
+describe('a worker that dies mid-way', () => {
+  /** A worker whose ledger fails on the transfer of `kind` after `allowed` others went through. */
+  const dyingWorker = (kind: string, allowed: number) => {
+    let posted = 0;
+    return createAppContext({
+      env: t.env,
+      database: t.database,
+      bus: t.bus,
+      clock,
+      wrapLedger: (ledger) => ({
+        ...ledger,
+        post: async (uow, input) => {
+          if (input.kind === kind && posted++ >= allowed) throw new Error('killed mid-way');
+          return ledger.post(uow, input);
+        },
+      }),
+    });
+  };
+
+  it('leaves a start or a payout due, and the next pass does it once', async () => {
+    // A cancellation that dies after one of its three refunds: nothing of it stays.
+    const short = await create({ size: 4 });
+    const entrants = await players(3);
+    await joinAll(short.id, entrants);
+    now = new Date(new Date(short.startsAt).getTime() + MINUTE_MS);
+    await expect(runTournamentPass(dyingWorker('refund', 1))).rejects.toThrow('killed mid-way');
+    expect(await detail(short.id)).toMatchObject({ status: 'open', entrants: 3 });
+    for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(700n);
+    expect(await pass()).toMatchObject({ started: 1 });
+    for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+
+    // A final whose review ends while the payout dies: the result stays due, then pays once.
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    let view = await start(tournament);
+    for (const slot of [0, 1]) {
+      const match = matchOf(view, 1, slot);
+      const [a, b] = sides(match, by);
+      await report(view, match, a, true);
+      await b.agent.post(url(view, match, 'confirm'));
+    }
+    view = await detail(view.id);
+    const final = matchOf(view, 2, 0);
+    await report(view, final, sides(final, by)[0], true);
+    now = new Date(now.getTime() + 31 * MINUTE_MS);
+    await expect(runTournamentPass(dyingWorker('prize', 0))).rejects.toThrow('killed mid-way');
+    expect(matchOf(await detail(view.id), 2, 0).status).toBe('reported');
+    expect(await escrowOf(view.id)).toBe(1200n);
+    expect(await pass()).toMatchObject({ stood: 1 });
+    expect(await pass()).toMatchObject({ stood: 0 });
+    expect(await detail(view.id)).toMatchObject({ status: 'finished' });
+    expect(await escrowOf(view.id)).toBe(0n);
+  });
+});

@@ -1,0 +1,129 @@
+import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { WINNER_FEE_BASIS_POINTS } from '#shared/contracts/challenges.ts';
+import type {
+  TournamentDetail,
+  TournamentMatchView,
+  TournamentSummary,
+} from '#shared/contracts/tournaments.ts';
+import { centsToDollarNumber, percentOf } from '#shared/money.ts';
+import type { Executor } from '../../db/client.ts';
+import {
+  tournamentEntries,
+  tournamentMatches,
+  tournaments,
+  type Tournament,
+} from '../../db/schema/tournaments.ts';
+import { users } from '../../db/schema/users.ts';
+import { bracketSize, roundsOf } from './bracket.ts';
+
+/** The most tournaments the list shows: the latest by start time. */
+export const TOURNAMENT_LIST_MAX = 200;
+
+function summaryOf(tournament: Tournament, entrants: number, joined: boolean): TournamentSummary {
+  const poolCents = tournament.entryFeeCents * BigInt(entrants);
+  return {
+    id: tournament.id,
+    game: tournament.game,
+    console: tournament.console,
+    entryFee: centsToDollarNumber(tournament.entryFeeCents),
+    size: tournament.size,
+    startsAt: tournament.startsAt.toISOString(),
+    status: tournament.status,
+    allowByes: tournament.allowByes,
+    prizeSplit: tournament.prizeSplit,
+    entrants,
+    placesLeft: tournament.status === 'open' ? tournament.size - entrants : 0,
+    prizePool: centsToDollarNumber(poolCents - percentOf(poolCents, WINNER_FEE_BASIS_POINTS)),
+    joined,
+  };
+}
+
+const entrantCount = sql<number>`(select count(*)::int from tournament_entries e
+  where e.tournament_id = "tournaments"."id" and e.status = 'entered')`;
+
+const joinedBy = (viewerId: number) => sql<boolean>`exists (select 1 from tournament_entries e
+  where e.tournament_id = "tournaments"."id" and e.status = 'entered' and e.user_id = ${viewerId})`;
+
+export async function listTournaments(
+  db: Executor,
+  viewerId: number,
+): Promise<TournamentSummary[]> {
+  const rows = await db
+    .select({ tournament: tournaments, entrants: entrantCount, joined: joinedBy(viewerId) })
+    .from(tournaments)
+    .orderBy(desc(tournaments.startsAt), desc(tournaments.id))
+    .limit(TOURNAMENT_LIST_MAX);
+  return rows.map((row) => summaryOf(row.tournament, Number(row.entrants), row.joined));
+}
+
+const playerA = alias(users, 'player_a');
+const playerB = alias(users, 'player_b');
+
+export async function tournamentDetail(
+  db: Executor,
+  id: number,
+  viewerId: number,
+): Promise<TournamentDetail | null> {
+  const [row] = await db
+    .select({ tournament: tournaments, entrants: entrantCount, joined: joinedBy(viewerId) })
+    .from(tournaments)
+    .where(eq(tournaments.id, id));
+  if (!row) return null;
+  const { tournament } = row;
+  const entrants = Number(row.entrants);
+  const entries = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      place: tournamentEntries.place,
+      prizeCents: tournamentEntries.prizeCents,
+    })
+    .from(tournamentEntries)
+    .innerJoin(users, eq(users.id, tournamentEntries.userId))
+    .where(
+      and(
+        eq(tournamentEntries.tournamentId, id),
+        inArray(tournamentEntries.status, ['entered', 'refunded']),
+      ),
+    )
+    .orderBy(asc(tournamentEntries.place), asc(tournamentEntries.id));
+  const matches = await db
+    .select({
+      match: tournamentMatches,
+      aName: playerA.username,
+      bName: playerB.username,
+    })
+    .from(tournamentMatches)
+    .leftJoin(playerA, eq(playerA.id, tournamentMatches.playerAId))
+    .leftJoin(playerB, eq(playerB.id, tournamentMatches.playerBId))
+    .where(eq(tournamentMatches.tournamentId, id))
+    .orderBy(asc(tournamentMatches.round), asc(tournamentMatches.slot));
+  return {
+    ...summaryOf(tournament, entrants, row.joined),
+    seed: tournament.seed,
+    winnerId: tournament.winnerId,
+    rounds: tournament.status === 'open' ? 0 : roundsOf(bracketSize(Math.max(entrants, 2))),
+    entries: entries.map((entry) => ({
+      id: entry.id,
+      username: entry.username,
+      place: entry.place,
+      prize: entry.prizeCents === null ? null : centsToDollarNumber(entry.prizeCents),
+    })),
+    matches: matches.map(({ match, aName, bName }): TournamentMatchView => ({
+      id: match.id,
+      round: match.round,
+      slot: match.slot,
+      playerA: match.playerAId === null ? null : { id: match.playerAId, username: aName ?? '' },
+      playerB: match.playerBId === null ? null : { id: match.playerBId, username: bName ?? '' },
+      status: match.status,
+      winnerId: match.winnerId,
+      scoreA: match.scoreA,
+      scoreB: match.scoreB,
+      reportedBy: match.reportedBy,
+      reviewEndsAt: match.reviewEndsAt?.toISOString() ?? null,
+      disputeReason: match.disputeReason,
+      standCause: match.standCause,
+    })),
+  };
+}
