@@ -166,7 +166,8 @@ describe.skipIf(!onPostgres)('the payout sender under SIGKILL', () => {
           'select stage, provider_payout_id from payouts where id = $1',
           [payoutId],
         );
-        return found[0]?.stage === 'sending' ? found : undefined;
+        const made = found[0]?.provider_payout_id;
+        return made && fake?.withdrawals.get(made)?.status === 'PROCESSING' ? found : undefined;
       });
       const made = [...fake!.withdrawals.values()].filter((made) =>
         made.unique_external_id?.startsWith(`payout-${payoutId}-`),

@@ -102,8 +102,10 @@ export async function notifyStage(
 
 /**
  * Claims the next due payout, if any: queued or being sent whose time has come, or sent and due
- * for a status poll. The claim moves its next look a lease away and names a token that every
- * later write of this attempt must still find.
+ * for a status poll. The claim moves its next look a lease away, names a token that every later
+ * write of this attempt must still find, and makes a queued payout `sending`: an admin's
+ * COMPLETE, FAIL or an account's deletion, which lock the same row, can no longer end it while
+ * the sender may be creating its withdrawal.
  */
 export async function claimNextPayout(ctx: AppContext): Promise<Payout | null> {
   const now = ctx.clock();
@@ -124,6 +126,8 @@ export async function claimNextPayout(ctx: AppContext): Promise<Payout | null> {
         claimToken: randomUUID(),
         attempts: sql`${payouts.attempts} + 1`,
         nextAttemptAt: new Date(now.getTime() + CLAIM_LEASE_MS),
+        // From here on a withdrawal may exist at the provider: no hand may decide it any more.
+        stage: sql`case when ${payouts.stage} = 'queued' then 'sending' else ${payouts.stage} end`,
       })
       .where(eq(payouts.id, due.id))
       .returning();
@@ -246,10 +250,13 @@ export async function attemptPayout(
     if (!withdrawal) {
       const quote = await provider.estimate(claimed.amountCents, currency);
       if (await balanceShort(provider, currency, quote.coinAmount)) {
+        // Nothing was made (the look-up found none, and no creation was asked for): the payout
+        // is queued again, and an admin may still decide it by hand.
         await whileClaimed(ctx, claimed.id, token, async (uow) => {
           await uow.tx
             .update(payouts)
             .set({
+              stage: 'queued',
               stageReason: SENDER_REASONS.balanceShort,
               coinAmount: quote.coinAmount,
               coinRate: quote.rate,
@@ -279,11 +286,10 @@ export async function attemptPayout(
           providerBatchId: found.batchId,
           coinAmount: found.amount || estimate.coinAmount,
           coinRate: estimate.coinRate,
-          stage: payout.stage === 'queued' ? 'sending' : payout.stage,
           stageReason: null,
         })
         .where(eq(payouts.id, payout.id));
-      if (payout.stage === 'queued') await notifyStage(ctx, uow, payout, 'sending');
+      await notifyStage(ctx, uow, payout, 'sending');
     });
     if (!recorded) return;
     if (withdrawal.state === 'unverified') {

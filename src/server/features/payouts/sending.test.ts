@@ -18,7 +18,7 @@ import {
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { selectPayoutProvider } from './providers/select-payout-provider.ts';
 import type { PayoutProvider } from './providers/types.ts';
-import { externalIdOf, runSenderPass } from './sender.ts';
+import { attemptPayout, claimNextPayout, externalIdOf, runSenderPass } from './sender.ts';
 import {
   FAKE_PAYOUT_ACCOUNT,
   PAYOUT_FAILURES,
@@ -441,7 +441,12 @@ describe('sending through NOWPayments, exactly once', () => {
     fake.fail('create', PAYOUT_FAILURES.serverError);
     await runSenderPass(ctxOf(t), provider, silent);
     const first = await rowOf(t, payout.id);
-    expect(first).toMatchObject({ stage: 'queued', claimToken: null, attempts: 1 });
+    // The creation may have happened: from the claim on, no hand may end it.
+    expect(first).toMatchObject({ stage: 'sending', claimToken: null, attempts: 1 });
+    const fail = await admin.post(`/api/admin/payouts/${payout.id}/fail`, { reason: 'stuck' });
+    expect(fail.statusCode).toBe(409);
+    const complete = await admin.post(`/api/admin/payouts/${payout.id}/complete`, {});
+    expect(complete.statusCode).toBe(409);
     const firstWait = first.nextAttemptAt!.getTime() - Date.now();
     expect(firstWait).toBeGreaterThan(10_000);
 
@@ -456,6 +461,22 @@ describe('sending through NOWPayments, exactly once', () => {
     await runSenderPass(ctxOf(t), provider, silent);
     expect(fake.madeFor(externalIdOf(second))).toBe(1);
     expect((await rowOf(t, payout.id)).stage).toBe('sending');
+  });
+
+  it('refuses hand decisions and the deletion of the account once a sender has claimed the payout', async () => {
+    const { payout, userId } = await queued();
+    const claimed = await claimNextPayout(ctxOf(t));
+    expect(claimed).toMatchObject({ id: payout.id, stage: 'sending' });
+    expect(
+      (await admin.post(`/api/admin/payouts/${payout.id}/fail`, { reason: 'x' })).statusCode,
+    ).toBe(409);
+    expect((await admin.post(`/api/admin/payouts/${payout.id}/complete`, {})).statusCode).toBe(409);
+    const deletion = await admin.request({ method: 'DELETE', url: `/api/admin/users/${userId}` });
+    expect(deletion.statusCode).toBe(409);
+    expect(await holdOf(t, payout.id)).toBe(2000n);
+    // The claim's sender finishes the attempt: one withdrawal.
+    await attemptPayout(ctxOf(t), provider, claimed!, silent);
+    expect(fake.madeFor(externalIdOf(claimed!))).toBe(1);
   });
 
   it('lets two instances race their senders over the same queue without a second withdrawal', async () => {
