@@ -81,6 +81,8 @@ export const PAYOUT_ADDRESS_MESSAGES = {
   coinRequired: 'Please choose a coin',
   coinNotOffered: 'Payouts are not offered in this coin',
   addressRequired: 'Please enter the address',
+  addressTooLong: 'The address is too long',
+  memoTooLong: 'The memo is too long',
   addressInvalid: (coin: PayoutCoin) => `This is not a valid ${coin.label} address.`,
   memoRequired: (coin: PayoutCoin) => `${coin.memo?.label ?? 'Memo'} is required for ${coin.label}`,
   memoInvalid: (coin: PayoutCoin) =>

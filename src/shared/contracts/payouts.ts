@@ -147,9 +147,9 @@ export const payoutRequestFieldsSchema = z.strictObject({
   address: z
     .string({ error: PAYOUT_ADDRESS_MESSAGES.addressRequired })
     .trim()
-    .max(PAYOUT_ADDRESS_MAX, PAYOUT_ADDRESS_MESSAGES.addressRequired)
+    .max(PAYOUT_ADDRESS_MAX, PAYOUT_ADDRESS_MESSAGES.addressTooLong)
     .optional(),
-  extraId: z.string().trim().max(64).optional(),
+  extraId: z.string().trim().max(64, PAYOUT_ADDRESS_MESSAGES.memoTooLong).optional(),
 });
 
 /**

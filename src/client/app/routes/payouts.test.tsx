@@ -348,6 +348,17 @@ describe('request payout dialog', () => {
     expect(within(list).getByText('PROCESSING')).toBeInTheDocument();
   });
 
+  it('forgets a destination tag typed for another coin', async () => {
+    const fetchMock = serve();
+    const { user, dialog } = await openDialog();
+    await user.selectOptions(within(dialog).getByLabelText('Coin'), 'XRP');
+    await user.type(within(dialog).getByLabelText('Destination tag'), '12345');
+    await fill(user, dialog, { amount: '15' });
+    await user.click(submitButton(dialog));
+    await findToast('PAYOUT REQUESTED');
+    expect(JSON.parse(String(payoutPosts(fetchMock)[0]?.[1]?.body))).not.toHaveProperty('extraId');
+  });
+
   it('sends one request however often the button is pressed while it is on its way', async () => {
     let answer: (response: Response) => void = () => undefined;
     const fetchMock = serve({ onRequest: () => new Promise<Response>((r) => (answer = r)) });

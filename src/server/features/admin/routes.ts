@@ -113,7 +113,7 @@ export const adminRoutes =
         schema: {
           params: userIdParamsSchema,
           body: deleteUserBodySchema,
-          response: { 200: deleteUserResponseSchema, ...errors },
+          response: { 200: deleteUserResponseSchema, ...errors, 409: errorBodySchema },
         },
       },
       async (request) => {

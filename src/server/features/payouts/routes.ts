@@ -113,7 +113,12 @@ export const payoutRoutes =
         config: { access: 'user' },
         schema: {
           body: payoutRequestBodySchema,
-          response: { 201: payoutRequestResponseSchema, ...errors, 429: errorBodySchema },
+          response: {
+            201: payoutRequestResponseSchema,
+            ...errors,
+            429: errorBodySchema,
+            503: errorBodySchema,
+          },
         },
       },
       async (request, reply) => {

@@ -234,6 +234,10 @@ export async function attemptPayout(
   const { currency, address } = claimed;
   if (!token || !currency || !address) throw new Error(`payout ${claimed.id} is not sendable`);
   let made = claimed.providerPayoutId !== null;
+  // Whether a creation was ever asked of the provider for this payout before this attempt (its
+  // answer may have been lost): then "the look-up found none" is not proof that none exists.
+  const askedBefore = claimed.provider !== null;
+  let creating = false;
   try {
     let withdrawal =
       claimed.providerPayoutId && claimed.providerBatchId
@@ -250,13 +254,13 @@ export async function attemptPayout(
     if (!withdrawal) {
       const quote = await provider.estimate(claimed.amountCents, currency);
       if (await balanceShort(provider, currency, quote.coinAmount)) {
-        // Nothing was made (the look-up found none, and no creation was asked for): the payout
-        // is queued again, and an admin may still decide it by hand.
+        // Never asked to create: the payout is queued again, and an admin may decide it by hand.
+        // Asked before, it stays `sending`: the first withdrawal may yet show up.
         await whileClaimed(ctx, claimed.id, token, async (uow) => {
           await uow.tx
             .update(payouts)
             .set({
-              stage: 'queued',
+              stage: askedBefore ? 'sending' : 'queued',
               stageReason: SENDER_REASONS.balanceShort,
               coinAmount: quote.coinAmount,
               coinRate: quote.rate,
@@ -268,6 +272,20 @@ export async function attemptPayout(
         log.warn({ payoutId: claimed.id, currency }, 'payout waits: provider balance too low');
         return;
       }
+      // Right before the call: the claim must still be this sender's, its lease starts again
+      // (so no other sender can claim while the call runs), and the row records that a creation
+      // was asked for.
+      const renewed = await whileClaimed(ctx, claimed.id, token, async (uow) => {
+        await uow.tx
+          .update(payouts)
+          .set({
+            provider: provider.name,
+            nextAttemptAt: new Date(ctx.clock().getTime() + CLAIM_LEASE_MS),
+          })
+          .where(eq(payouts.id, claimed.id));
+      });
+      if (!renewed) return;
+      creating = true;
       withdrawal = await provider.createWithdrawal({
         destination: { currency, address, extraId: claimed.extraId },
         coinAmount: quote.coinAmount,
@@ -299,7 +317,8 @@ export async function attemptPayout(
     await applyWithdrawal(ctx, claimed.id, withdrawal, token);
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
-    if (error.kind === 'declined' && !made) {
+    // Only the creation's own refusal, with no creation ever asked before, proves nothing left.
+    if (error.kind === 'declined' && creating && !made && !askedBefore) {
       await whileClaimed(ctx, claimed.id, token, (uow, payout) =>
         endPayout(ctx, uow, payout, {
           outcome: 'fail',
@@ -400,7 +419,13 @@ export async function handlePayoutIpn(
     const match = EXTERNAL_ID.exec(withdrawal.externalId ?? '');
     if (!match?.[1]) return null;
     const payout = await lockPayout(uow.tx, Number(match[1]));
-    if (!payout || externalIdOf(payout) !== withdrawal.externalId || payout.providerPayoutId) {
+    if (!payout || externalIdOf(payout) !== withdrawal.externalId) return null;
+    if (payout.providerPayoutId) {
+      // Ours, but not the withdrawal recorded for it: a second one was made for one payout.
+      log.error(
+        { payoutId: payout.id, recorded: payout.providerPayoutId, withdrawalId: withdrawal.id },
+        'a second NOWPayments withdrawal exists for one payout: check it by hand',
+      );
       return null;
     }
     await uow.tx

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { createAppContext } from '#server/context.ts';
+import { parseEnv } from '#server/env.ts';
 import { users } from '#server/db/schema/users.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -303,6 +304,32 @@ describe('a player named by a risk signal', () => {
   });
 });
 
+describe('who sends payouts', () => {
+  const env = (extra: Record<string, string>) => parseEnv({ DATA_DIR: '/tmp/unused', ...extra });
+  it('is the sandbox only while no real provider takes deposits', () => {
+    expect(selectPayoutProvider(env({}), () => new Date())?.name).toBe('sandbox');
+    // Real card money in, and nothing that sends: every payout waits for an admin.
+    expect(
+      selectPayoutProvider(
+        env({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }),
+        () => new Date(),
+      ),
+    ).toBeNull();
+    expect(selectPayoutProvider(env({ NOWPAYMENTS_API_KEY: 'key' }), () => new Date())).toBeNull();
+    expect(
+      selectPayoutProvider(
+        env({
+          NOWPAYMENTS_API_KEY: 'key',
+          NOWPAYMENTS_EMAIL: FAKE_PAYOUT_ACCOUNT.email,
+          NOWPAYMENTS_PASSWORD: FAKE_PAYOUT_ACCOUNT.password,
+          NOWPAYMENTS_2FA_SECRET: FAKE_PAYOUT_ACCOUNT.twoFactorSecret,
+        }),
+        () => new Date(),
+      )?.name,
+    ).toBe('nowpayments');
+  });
+});
+
 describe('sending through NOWPayments, exactly once', () => {
   let fake: FakeNowPaymentsPayouts;
   let t: TestApp;
@@ -489,6 +516,56 @@ describe('sending through NOWPayments, exactly once', () => {
     for (const { payout } of made) {
       expect(fake.madeFor(externalIdOf(await rowOf(t, payout.id)))).toBe(1);
     }
+  });
+
+  it('never fails a payout for a refused look-up, nor when a creation was asked before', async () => {
+    const { payout } = await queued();
+    fake.fail('list', PAYOUT_FAILURES.badAddress);
+    await runSenderPass(ctxOf(t), provider, silent);
+    expect(await rowOf(t, payout.id)).toMatchObject({ status: 'pending', stage: 'sending' });
+
+    // A creation whose answer was lost, then a listing that does not show it yet, a short
+    // balance and a refused creation: the payout stays with the sender, the money held.
+    await makeDue(t, payout.id);
+    fake.fail('create', 'act-then-hang-up');
+    await runSenderPass(ctxOf(t), provider, silent);
+    const asked = await rowOf(t, payout.id);
+    expect(asked).toMatchObject({ provider: 'nowpayments', providerPayoutId: null });
+    fake.balances.set('usdttrc20', 5);
+    try {
+      await makeDue(t, payout.id);
+      fake.fail('list', { status: 200, body: { payouts: [] } });
+      await runSenderPass(ctxOf(t), provider, silent);
+      expect(await rowOf(t, payout.id)).toMatchObject({
+        stage: 'sending',
+        stageReason: 'waiting for the provider balance',
+      });
+    } finally {
+      fake.balances.set('usdttrc20', 100_000);
+    }
+    await makeDue(t, payout.id);
+    fake.fail('list', { status: 200, body: { payouts: [] } });
+    fake.fail('create', PAYOUT_FAILURES.badAddress);
+    await runSenderPass(ctxOf(t), provider, silent);
+    expect(await rowOf(t, payout.id)).toMatchObject({ status: 'pending', stage: 'sending' });
+    expect(await holdOf(t, payout.id)).toBe(2000n);
+    // The listing catches up: the first withdrawal is found and followed, none made again.
+    await makeDue(t, payout.id);
+    await runSenderPass(ctxOf(t), provider, silent);
+    expect(fake.madeFor(externalIdOf(asked))).toBe(1);
+    expect((await rowOf(t, payout.id)).providerPayoutId).not.toBeNull();
+  });
+
+  it('lets a sender whose lease lapsed make nothing once another has claimed the payout', async () => {
+    const { payout } = await queued();
+    const first = await claimNextPayout(ctxOf(t));
+    await makeDue(t, payout.id);
+    const second = await claimNextPayout(ctxOf(t));
+    expect(second?.claimToken).not.toBe(first?.claimToken);
+    await attemptPayout(ctxOf(t), provider, first!, silent);
+    expect(fake.madeFor(externalIdOf(first!))).toBe(0);
+    await attemptPayout(ctxOf(t), provider, second!, silent);
+    expect(fake.madeFor(externalIdOf(second!))).toBe(1);
   });
 
   it('fails the payout and returns the money when NOWPayments refuses the withdrawal', async () => {

@@ -107,6 +107,7 @@ function RequestPayoutForm({
     register,
     handleSubmit,
     setError,
+    setValue,
     control,
     formState: { errors, isSubmitting },
   } = useForm<PayoutRequestBody, unknown, RequestPayoutInput>({
@@ -211,7 +212,13 @@ function RequestPayoutForm({
         }
       >
         {(control) => (
-          <NativeSelect {...control} {...register('currency')}>
+          <NativeSelect
+            {...control}
+            {...register('currency', {
+              // A memo typed for another coin would be sent, and refused under a hidden field.
+              onChange: () => setValue('extraId', ''),
+            })}
+          >
             {options.coins.map((offered) => (
               <option key={offered.code} value={offered.code}>
                 {offered.label}

@@ -20,7 +20,7 @@ export interface NowPaymentsPayoutOptions {
 /** NOWPayments' JWT lives five minutes; one is reused for four. */
 const TOKEN_REUSE_MS = 4 * 60_000;
 /** How many pages of recent payouts a look-up by external id reads at most. */
-const FIND_PAGES_MAX = 10;
+const FIND_PAGES_MAX = 3;
 const FIND_PAGE_SIZE = 100;
 
 const STATES: Record<string, WithdrawalState> = {

@@ -5,13 +5,19 @@ import type { PayoutProvider } from './types.ts';
 
 /**
  * Who sends payouts (DESIGN §15): NOWPayments when its API key and the account's sign-in and 2FA
- * secret are set; the TEST MODE sandbox when no NOWPayments key is set at all. With a key but no
- * sign-in there is none: real deposits are taken, and no payout may then be marked sent by a
- * sandbox that sends nothing, so every payout waits for an admin.
+ * secret are set; the TEST MODE sandbox only when no real provider takes deposits at all (no
+ * Stripe key, no NOWPayments key). Otherwise there is none: real money comes in, and a sandbox
+ * that marks payouts sent without sending would let it leave the ledger unpaid, so every payout
+ * waits for an admin.
  */
 export function selectPayoutProvider(env: Env, clock: () => Date): PayoutProvider | null {
-  if (!env.NOWPAYMENTS_API_KEY) return createSandboxPayoutProvider(clock);
-  if (!env.NOWPAYMENTS_EMAIL || !env.NOWPAYMENTS_PASSWORD || !env.NOWPAYMENTS_2FA_SECRET) {
+  if (!env.NOWPAYMENTS_API_KEY && !env.STRIPE_SECRET_KEY) return createSandboxPayoutProvider(clock);
+  if (
+    !env.NOWPAYMENTS_API_KEY ||
+    !env.NOWPAYMENTS_EMAIL ||
+    !env.NOWPAYMENTS_PASSWORD ||
+    !env.NOWPAYMENTS_2FA_SECRET
+  ) {
     return null;
   }
   return createNowPaymentsPayoutProvider({
