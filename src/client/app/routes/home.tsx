@@ -95,7 +95,7 @@ function Banner({
             ))}
           </ul>
         </div>
-        <div className="flex flex-col gap-3 sm:flex-row lg:flex-col">
+        <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap lg:grid lg:grid-cols-2">
           <Button ref={createButtonRef} size="lg" onClick={onCreate}>
             <Plus aria-hidden="true" />
             Create Challenge
