@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp-server.ts';
+import { reachable } from './harness.ts';
 
 /**
  * Crash safety on PostgreSQL (issue 9). Several clients run a stream of deposits, challenges
@@ -32,23 +33,6 @@ const FUNDS_CHECK_EVERY_ROUNDS = 10;
 const TOP_UP_BELOW_DOLLARS = 25;
 const PAYOUTS_PER_PLAYER = 3;
 const ROUNDS_AFTER_RESTART = 2;
-
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 5432) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
 const onPostgres = await reachable(ADMIN_URL);
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signNowPaymentsBody } from '#server/features/payments/providers/nowpayments-signature.ts';
@@ -8,7 +7,7 @@ import {
   startFakeNowPaymentsPayouts,
   type FakeNowPaymentsPayouts,
 } from '#server/features/payouts/testing/fake-nowpayments-payouts.ts';
-import { adminCall, startApp, type RunningApp } from './harness.ts';
+import { adminCall, reachable, startApp, type RunningApp } from './harness.ts';
 
 /**
  * The payout sender killed with SIGKILL (DESIGN §15, issue 24): once while NOWPayments has made
@@ -22,23 +21,6 @@ import { adminCall, startApp, type RunningApp } from './harness.ts';
 const ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const IPN_SECRET = 'crash-payout-ipn-secret';
 const TRON = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
-
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 5432) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
 const onPostgres = await reachable(ADMIN_URL);
 

@@ -1,11 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAYOUT_MESSAGES } from '#shared/contracts/payouts.ts';
-import { LICENSE_FIELD } from '#shared/contracts/profile.ts';
 import { queryRows } from '#server/db/client.ts';
 import { onPostgres } from '#tests/helpers/database.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
-import { multipart, sampleFile } from '#tests/helpers/multipart.ts';
 import {
   createTestApp,
   expectLedgerHealthy,
@@ -14,6 +12,7 @@ import {
   type TestApp,
 } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
+import { uploadLicence, verifiedPlayer as verifiedPlayerOf } from './testing/players.ts';
 
 /**
  * Before money leaves (DESIGN §11): an approved ID (KYC_REQUIRED_FOR_PAYOUT, the production
@@ -51,32 +50,7 @@ const payout = (amount: number | string) => ({
   phoneNumber: '+1 555 010 3000',
 });
 
-/** Uploads a licence as the player and answers the id of the review it is waiting for. */
-async function uploadLicence(agent: Agent, userId: number): Promise<number> {
-  const file = multipart(LICENSE_FIELD, 'licence.png', 'image/png', sampleFile('png'));
-  const response = await agent.request({
-    method: 'POST',
-    url: '/api/user/upload-license',
-    payload: file.payload,
-    headers: file.headers,
-  });
-  expect(response.statusCode).toBe(201);
-  const list = (await admin.get('/api/admin/verifications?status=pending')).json<
-    Array<{ id: number; userId: number }>
-  >();
-  const mine = list.find((row) => row.userId === userId);
-  if (!mine) throw new Error(`no pending verification for user ${userId}`);
-  return mine.id;
-}
-
-/** A funded player whose ID an admin has approved. */
-async function verifiedPlayer(cents: bigint) {
-  const player = await signUp(t.app);
-  await fund(t.database, player.user.id, cents);
-  const id = await uploadLicence(player.agent, player.user.id);
-  expect((await admin.post(`/api/admin/verifications/${id}/approve`)).statusCode).toBe(200);
-  return player;
-}
+const verifiedPlayer = (cents: bigint) => verifiedPlayerOf(t, admin, cents);
 
 async function payoutRows(userId: number): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
@@ -96,7 +70,7 @@ describe('an approved ID before the first payout', () => {
     expect(none.statusCode).toBe(403);
     expect(none.json()).toEqual(refusal);
 
-    const id = await uploadLicence(player.agent, player.user.id);
+    const id = await uploadLicence(admin, player.agent, player.user.id);
     expect((await player.agent.post('/api/payouts', payout(20))).json()).toEqual(refusal);
     await admin.post(`/api/admin/verifications/${id}/reject`, { note: 'Unreadable photo' });
     expect((await player.agent.post('/api/payouts', payout(20))).json()).toEqual(refusal);
@@ -109,7 +83,7 @@ describe('an approved ID before the first payout', () => {
     const player = await verifiedPlayer(5_000n);
     expect((await player.agent.post('/api/payouts', payout(20))).statusCode).toBe(201);
     // A renewed licence waiting for review does not undo the identity already proven.
-    await uploadLicence(player.agent, player.user.id);
+    await uploadLicence(admin, player.agent, player.user.id);
     expect((await player.agent.post('/api/payouts', payout(5))).statusCode).toBe(201);
     expect(await balanceOf(t.database, player.user.id)).toBe(2_500n);
   });
