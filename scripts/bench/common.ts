@@ -224,16 +224,20 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node <script>` with `env` on a free port and waits until `readyPath` answers 200. */
+/**
+ * Starts `node <script>` with `env` on a free port and waits until `readyPath` answers 200.
+ * `nodeFlags` go before the script (`--cpu-prof` for a profile written when it stops).
+ */
 export async function startProcess(
   script: string,
   env: Record<string, string>,
   readyPath: string,
+  nodeFlags: string[] = [],
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'skillstake-bench-'));
   let output = '';
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeFlags, script], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: String(port),

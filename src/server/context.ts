@@ -2,6 +2,7 @@ import type { Database, DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { SessionPolicy } from './features/auth/sessions.ts';
 import { SessionCache } from './features/auth/session-cache.ts';
+import { BalanceCache } from './features/ledger/balance-cache.ts';
 import { createLedger, type Ledger } from './features/ledger/ledger.ts';
 import type { EventBus } from './lib/event-bus.ts';
 import { dbIpLocator, noGeoLocator, type GeoLocator } from './lib/geo-locator.ts';
@@ -70,6 +71,8 @@ export interface AppContext {
   sessionPolicy: SessionPolicy;
   /** Sessions this instance checked in the last seconds (kept current by `bus` events). */
   sessionCache: SessionCache;
+  /** Balances this instance showed in the last seconds (kept current by `bus` events). */
+  balanceCache: BalanceCache;
   rateLimits: RateLimits;
   /** The origin of PUBLIC_URL: allowed for unsafe requests, and https there means Secure cookies. */
   publicOrigin: string | undefined;
@@ -112,6 +115,7 @@ export function createAppContext(options: {
       maxAgeMs: env.SESSION_MAX_DAYS * 86_400_000,
     },
     sessionCache: new SessionCache(),
+    balanceCache: new BalanceCache(),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     publicOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
     linkBase: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),

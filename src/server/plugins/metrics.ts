@@ -2,160 +2,106 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SQL } from 'drizzle-orm';
 import fp from 'fastify-plugin';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { TRANSFER_KINDS, type TransferKind } from '#shared/contracts/wallet.ts';
 import type { Executor } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { Ledger } from '../features/ledger/ledger.ts';
 
 /**
- * Prometheus metrics, written out by hand in the text exposition format (version 0.0.4): a few
- * counters, gauges and one histogram do not need a client library. Counters live in this
- * process; Prometheus scrapes every instance and sums them.
+ * Prometheus metrics through prom-client, the field's client (decision 22 measured it on the
+ * request path). Counters live in this process; Prometheus scrapes every instance and sums them.
+ * Each app has its own registry (tests build several in one process); the process's own metrics
+ * (memory, CPU, heap, event loop, start time) are one registry per process, collected once.
  */
-type Labels = Record<string, string>;
-
-const escapeLabel = (value: string): string =>
-  value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
-
-function labelText(labels: Labels): string {
-  const entries = Object.entries(labels);
-  if (entries.length === 0) return '';
-  return `{${entries.map(([name, value]) => `${name}="${escapeLabel(value)}"`).join(',')}}`;
-}
-
-const keyOf = (labels: Labels): string => JSON.stringify(labels);
-
-class Counter {
-  private readonly values = new Map<string, { labels: Labels; value: number }>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-  ) {}
-
-  inc(labels: Labels = {}, by = 1): void {
-    this.series(labels).value += by;
-  }
-
-  /** The series with these labels, created at 0: a caller may keep it and count on it. */
-  series(labels: Labels): { labels: Labels; value: number } {
-    const key = keyOf(labels);
-    let entry = this.values.get(key);
-    if (!entry) {
-      entry = { labels, value: 0 };
-      this.values.set(key, entry);
-    }
-    return entry;
-  }
-
-  /** Makes a series exist at 0, so that rate() works from the first scrape. */
-  touch(labels: Labels): void {
-    this.series(labels);
-  }
-
-  render(): string[] {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const { labels, value } of this.values.values())
-      lines.push(`${this.name}${labelText(labels)} ${value}`);
-    return lines;
-  }
-}
-
 const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-class Histogram {
-  private readonly series = new Map<
-    string,
-    { labels: Labels; counts: number[]; sum: number; count: number }
-  >();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly buckets: readonly number[],
-  ) {}
+let processRegistry: Registry | undefined;
 
-  /** Records into the series with these labels: a caller may keep it and skip the lookup. */
-  recorder(labels: Labels): (value: number) => void {
-    const key = keyOf(labels);
-    let entry = this.series.get(key);
-    if (!entry) {
-      entry = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
-      this.series.set(key, entry);
-    }
-    const { counts } = entry;
-    const series = entry;
-    return (value) => {
-      for (const [index, bound] of this.buckets.entries()) {
-        if (value <= bound) counts[index] = (counts[index] ?? 0) + 1;
-      }
-      series.sum += value;
-      series.count += 1;
-    };
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
   }
-
-  render(): string[] {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const { labels, counts, sum, count } of this.series.values()) {
-      for (const [index, bound] of this.buckets.entries()) {
-        lines.push(
-          `${this.name}_bucket${labelText({ ...labels, le: String(bound) })} ${counts[index] ?? 0}`,
-        );
-      }
-      lines.push(`${this.name}_bucket${labelText({ ...labels, le: '+Inf' })} ${count}`);
-      lines.push(`${this.name}_sum${labelText(labels)} ${sum}`);
-      lines.push(`${this.name}_count${labelText(labels)} ${count}`);
-    }
-    return lines;
-  }
-}
-
-function gauge(name: string, help: string, value: number): string[] {
-  return [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`];
+  return processRegistry;
 }
 
 export interface Metrics {
   /** Counts every transfer the ledger commits (replays of an idempotency key move nothing). */
   instrumentLedger(ledger: Ledger): Ledger;
   observeRequest(request: FastifyRequest, statusCode: number, seconds: number): void;
-  render(gauges: { accountSockets: number; voiceSockets: number }): string;
+  render(): Promise<string>;
+  readonly contentType: string;
 }
 
-export function createMetrics(): Metrics {
-  const requests = new Counter(
-    'skillstake_http_requests_total',
-    'HTTP requests answered, by route pattern, method and status.',
-  );
-  const latency = new Histogram(
-    'skillstake_http_request_duration_seconds',
-    'Time from receiving a request to sending its response, by route pattern and method.',
-    LATENCY_BUCKETS_SECONDS,
-  );
-  const transfers = new Counter(
-    'skillstake_ledger_transfers_posted_total',
-    'Ledger transfers committed by this process, by kind.',
-  );
-  for (const kind of TRANSFER_KINDS) transfers.touch({ kind });
-  const failedLogins = new Counter(
-    'skillstake_login_failures_total',
-    'Refused logins: wrong username or password, or too many attempts.',
-  );
-  failedLogins.touch({ reason: 'invalid_credentials' });
-  failedLogins.touch({ reason: 'rate_limited' });
-  const startedAtSeconds = Math.floor(Date.now() / 1000);
+export interface MetricsSources {
+  accountSockets: () => number;
+  voiceSockets: () => number;
+}
 
-  // Every request lands in the series of its route, method and status, found by a key of those
-  // three joined: a JSON key built from a label object per request was the largest cost metrics
-  // had per request. Route patterns and methods hold no line breaks.
+export function createMetrics(sources: MetricsSources): Metrics {
+  const registry = new Registry();
+  const requests = new Counter({
+    name: 'skillstake_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'skillstake_http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its response, by route pattern and method.',
+    labelNames: ['route', 'method'] as const,
+    buckets: LATENCY_BUCKETS_SECONDS,
+    registers: [registry],
+  });
+  const transfers = new Counter({
+    name: 'skillstake_ledger_transfers_posted_total',
+    help: 'Ledger transfers committed by this process, by kind.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  // Every series exists at 0 from the start, so that rate() works from the first scrape.
+  for (const kind of TRANSFER_KINDS) transfers.labels(kind);
+  const failedLogins = new Counter({
+    name: 'skillstake_login_failures_total',
+    help: 'Refused logins: wrong username or password, or too many attempts.',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const invalidCredentials = failedLogins.labels('invalid_credentials');
+  const rateLimited = failedLogins.labels('rate_limited');
+  new Gauge({
+    name: 'skillstake_account_sockets_open',
+    help: 'Open account sockets (/ws) on this process.',
+    registers: [registry],
+    collect() {
+      this.set(sources.accountSockets());
+    },
+  });
+  new Gauge({
+    name: 'skillstake_voice_sockets_open',
+    help: 'Open voice signalling sockets (/socket.io) on this process.',
+    registers: [registry],
+    collect() {
+      this.set(sources.voiceSockets());
+    },
+  });
+  const processOwn = processMetrics();
+
+  // Every request lands in the series of its route, method and status. prom-client finds a
+  // series by hashing its labels on each call; the children are kept here by one string key.
+  // Route patterns and methods hold no line breaks.
   const seriesByKey = new Map<
     string,
-    { answered: { value: number }; took: (seconds: number) => void }
+    { answered: { inc(): void }; took: { observe(seconds: number): void } }
   >();
   const requestSeries = (route: string, method: string, statusCode: number) => {
     const key = `${route}\n${method}\n${statusCode}`;
     let series = seriesByKey.get(key);
     if (!series) {
       series = {
-        answered: requests.series({ route, method, status: String(statusCode) }),
-        took: latency.recorder({ route, method }),
+        answered: requests.labels(route, method, String(statusCode)),
+        took: latency.labels(route, method),
       };
       seriesByKey.set(key, series);
     }
@@ -163,6 +109,8 @@ export function createMetrics(): Metrics {
   };
 
   return {
+    contentType: registry.contentType,
+
     instrumentLedger(ledger) {
       return {
         ...ledger,
@@ -184,39 +132,16 @@ export function createMetrics(): Metrics {
       // a series of its own.
       const route = request.routeOptions.url ?? 'unmatched';
       const series = requestSeries(route, request.method, statusCode);
-      series.answered.value += 1;
-      series.took(seconds);
+      series.answered.inc();
+      series.took.observe(seconds);
       if (route === '/api/login' && request.method === 'POST') {
-        if (statusCode === 401) failedLogins.inc({ reason: 'invalid_credentials' });
-        else if (statusCode === 429) failedLogins.inc({ reason: 'rate_limited' });
+        if (statusCode === 401) invalidCredentials.inc();
+        else if (statusCode === 429) rateLimited.inc();
       }
     },
 
-    render({ accountSockets, voiceSockets }) {
-      const memory = process.memoryUsage();
-      return `${[
-        ...requests.render(),
-        ...latency.render(),
-        ...transfers.render(),
-        ...failedLogins.render(),
-        ...gauge(
-          'skillstake_account_sockets_open',
-          'Open account sockets (/ws) on this process.',
-          accountSockets,
-        ),
-        ...gauge(
-          'skillstake_voice_sockets_open',
-          'Open voice signalling sockets (/socket.io) on this process.',
-          voiceSockets,
-        ),
-        ...gauge(
-          'process_start_time_seconds',
-          'Start time of the process since the Unix epoch, in seconds.',
-          startedAtSeconds,
-        ),
-        ...gauge('process_resident_memory_bytes', 'Resident memory size, in bytes.', memory.rss),
-        ...gauge('nodejs_heap_used_bytes', 'V8 heap in use, in bytes.', memory.heapUsed),
-      ].join('\n')}\n`;
+    async render() {
+      return `${await registry.metrics()}${await processOwn.metrics()}`;
     },
   };
 }
@@ -227,8 +152,6 @@ export interface MetricsPluginOptions {
   metrics: Metrics;
   /** METRICS_TOKEN: without one the endpoint does not exist (404). */
   token: string | undefined;
-  accountSockets: () => number;
-  voiceSockets: () => number;
 }
 
 /**
@@ -258,14 +181,9 @@ export const metricsPlugin = fp(
           throw new AppError('UNAUTHENTICATED', 'A valid metrics token is required');
         }
         return reply
-          .header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+          .header('content-type', metrics.contentType)
           .header('cache-control', 'no-store')
-          .send(
-            metrics.render({
-              accountSockets: options.accountSockets(),
-              voiceSockets: options.voiceSockets(),
-            }),
-          );
+          .send(await metrics.render());
       },
     );
   },

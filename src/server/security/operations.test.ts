@@ -51,15 +51,19 @@ interface Sample {
   value: number;
 }
 
+// Prometheus reads NaN whatever its case; prom-client writes `Nan` for a gauge not yet measured.
 const SAMPLE_LINE =
-  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|\+Inf|NaN))$/;
+  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|\+Inf|NaN|Nan))$/;
 
-/** Parses the text format strictly: every line must be a comment or a well-formed sample. */
+/**
+ * Parses the text format strictly: every line must be empty, a comment or a well-formed sample.
+ */
 function parseExposition(text: string): Sample[] {
   expect(text.endsWith('\n')).toBe(true);
   const samples: Sample[] = [];
   for (const line of text.trimEnd().split('\n')) {
-    if (line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
+    // The format ignores empty lines (prom-client puts one between metric families).
+    if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
     const match = SAMPLE_LINE.exec(line);
     if (!match) throw new Error(`not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
@@ -268,6 +272,10 @@ describe('GET /metrics', () => {
       ).toBe(2);
       expect(valueOf(after, 'skillstake_account_sockets_open')).toBe(1);
       expect(valueOf(after, 'skillstake_voice_sockets_open')).toBe(2);
+      // The process's own metrics (prom-client's defaults): memory, CPU time, the event loop.
+      expect(valueOf(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+      expect(valueOf(after, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+      expect(after.some((sample) => sample.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
 
       for (const socket of sockets) {
         if (socket instanceof WebSocket) socket.close();
@@ -464,6 +472,14 @@ describe('structured logs', () => {
       // The flow was logged (requests, the failed login), so the absence below means something.
       expect(output).toContain('"url":"/api/login"');
       expect(output).toContain('login failed');
+      // Each request's lines carry its id (added when a line is written, not per request).
+      const failedLogin = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const refusal = failedLogin.find((line) => line.msg === 'login failed');
+      expect(refusal?.reqId).toMatch(/^req-/);
+      const answered = failedLogin.filter((line) => line.reqId === refusal?.reqId);
+      expect(answered.map((line) => line.msg)).toEqual(
+        expect.arrayContaining(['incoming request', 'login failed', 'request completed']),
+      );
       expect(lines.length).toBeGreaterThan(40);
       for (const secret of secrets)
         expect(output, 'a secret reached the logs').not.toContain(secret);

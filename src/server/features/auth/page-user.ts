@@ -1,6 +1,6 @@
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import type { AppContext } from '../../context.ts';
-import { loadPublicUser } from '../users/public-user.ts';
+import { showPublicUser } from '../users/public-user.ts';
 import { findSessionUser } from './sessions.ts';
 
 /**
@@ -14,5 +14,5 @@ export async function pageUser(
   if (!token) return null;
   const now = ctx.clock();
   const found = await findSessionUser(ctx.db, token, ctx.sessionPolicy, now, ctx.sessionCache);
-  return found ? loadPublicUser(ctx.db, found.user, now) : null;
+  return found ? showPublicUser(ctx, found.user, now) : null;
 }

@@ -15,7 +15,7 @@ import { hitRateLimit, resetRateLimit } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { queueVerificationMail } from '../account/verification.ts';
 import { requirePlayableLocation } from '../compliance/location.ts';
-import { loadPublicUser, toPublicUser } from '../users/public-user.ts';
+import { loadPublicUser, showPublicUser, toPublicUser } from '../users/public-user.ts';
 import { findUserByUsername, insertUser } from '../users/repository.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 import { hashToken, revokeSession, SESSION_COOKIE } from './sessions.ts';
@@ -41,8 +41,7 @@ export const authRoutes =
         schema: { response: { 200: publicUserSchema, 401: errorBodySchema } },
       },
       async (request) => {
-        const user = requireUser(request);
-        return loadPublicUser(db, user, clock());
+        return showPublicUser(ctx, requireUser(request), clock());
       },
     );
 

@@ -1,5 +1,6 @@
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { centsToDollarNumber } from '#shared/money.ts';
+import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { User } from '../../db/schema/users.ts';
 import {
@@ -41,7 +42,19 @@ export function toPublicUser(
   };
 }
 
-/** The user with their current balances: what GET /api/user answers, and the page names. */
+/** The user with their current balances, read from the ledger: what a change answers. */
 export async function loadPublicUser(db: Executor, user: User, now: Date): Promise<PublicUser> {
   return toPublicUser(user, now, await getUserBalances(db, user.id));
+}
+
+/**
+ * The user with their balances as this instance last read them (decision 22): what GET /api/user
+ * answers and the page names on every visit, for display only.
+ */
+export async function showPublicUser(
+  ctx: Pick<AppContext, 'db' | 'balanceCache'>,
+  user: User,
+  now: Date,
+): Promise<PublicUser> {
+  return toPublicUser(user, now, await ctx.balanceCache.balancesOf(ctx.db, user.id, now.getTime()));
 }
