@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -325,4 +325,61 @@ export async function seedFundedWallets(
       select coalesce(sum(amount_cents), 0) from ledger_postings p
       where p.account_id = ledger_accounts.id)
     where key = 'external:card'`);
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** Fields of /proc/<pid>/stat after the command name: state is [0], ppid [1], utime [11]. */
+function statFields(pid: string): { command: string; fields: string[] } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = text.lastIndexOf(')');
+    return {
+      command: text.slice(text.indexOf('(') + 1, close),
+      fields: text.slice(close + 2).split(' '),
+    };
+  } catch {
+    // The process ended between listing and reading.
+    return undefined;
+  }
+}
+
+export interface CpuSnapshot {
+  /** The machine's busy and total time over all cores, from /proc/stat, in seconds. */
+  machineBusy: number;
+  machineTotal: number;
+  /** PostgreSQL's server processes, ended ones included (their time is the postmaster's). */
+  postgres: number;
+  /** This process (the benchmark's own clients). */
+  bench: number;
+}
+
+/**
+ * Where the machine's CPU time went so far (Linux). Differences of two snapshots say, for a
+ * round, how much each side used: on a machine whose cores the server and PostgreSQL share,
+ * that is what bounds a rate.
+ */
+export function cpuSnapshot(): CpuSnapshot {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1) ?? [];
+  const ticks = cpu.map(Number);
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  // idle and iowait are the 4th and 5th figures.
+  const busy = total - (ticks[3] ?? 0) - (ticks[4] ?? 0);
+  let postgres = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const stat = statFields(pid);
+    if (stat?.command !== 'postgres') continue;
+    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(stat.fields[i]));
+    const parent = statFields(stat.fields[1] ?? '');
+    // The postmaster's children's time counts each backend that ended and was waited for.
+    const isPostmaster = parent?.command !== 'postgres';
+    postgres += (utime ?? 0) + (stime ?? 0) + (isPostmaster ? (cutime ?? 0) + (cstime ?? 0) : 0);
+  }
+  const own = process.cpuUsage();
+  return {
+    machineBusy: busy / TICKS_PER_SECOND,
+    machineTotal: total / TICKS_PER_SECOND,
+    postgres: postgres / TICKS_PER_SECOND,
+    bench: (own.user + own.system) / 1_000_000,
+  };
 }

@@ -108,8 +108,11 @@ export async function writeCycleScript(
     `\\set c random(${first}, ${last})`,
     `\\set a ${first} + (:c - ${first} + random(1, ${players.length - 1})) % ${players.length}`,
     ...captured.slice(0, creating).map((statement) => `${toScriptLine(statement, variables)};`),
-    // The new challenge's id, for the statements after it (one row per account it answers).
-    `select min(challenge_id) as id from (${toScriptLine(create, variables)}) as created \\gset`,
+    // The new challenge's id, for the statements after it. The creation answers a row per
+    // account it moved, each naming the challenge; it starts with WITH and a data-modifying
+    // part, which cannot be a subquery, so `\\aset` keeps its columns from the last row.
+    `${toScriptLine(create, variables)} \\aset`,
+    `\\set id :challenge_id`,
     ...captured.slice(creating + 1).map((statement) => `${toScriptLine(statement, variables)};`),
   ];
   const path = join(dir, 'cycle.sql');
@@ -125,11 +128,32 @@ export function pgbenchCycles(
   clients: number,
   seconds: number,
 ): { perSecond: number; cycles: number } {
-  const output = execFileSync(
-    'pgbench',
-    ['-n', '-M', mode, '-f', script, '-c', String(clients), '-j', '2', '-T', String(seconds), url],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-  );
+  let output: string;
+  try {
+    output = execFileSync(
+      'pgbench',
+      [
+        '-n',
+        '-M',
+        mode,
+        '-f',
+        script,
+        '-c',
+        String(clients),
+        '-j',
+        '2',
+        '-T',
+        String(seconds),
+        url,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(`pgbench failed:\n${stderr.split('\n').slice(0, 20).join('\n')}`, {
+      cause: error,
+    });
+  }
   const perSecond = /tps = ([\d.]+)/.exec(output)?.[1];
   const cycles = /number of transactions actually processed: (\d+)/.exec(output)?.[1];
   const failed = /number of failed transactions: (\d+)/.exec(output)?.[1];

@@ -1,7 +1,8 @@
 // npm run audit:web — Lighthouse (performance and accessibility; its default mobile profile with
 // simulated slow 4G and a 4× slower CPU, and its desktop preset; AUDIT_PROFILE picks one) on
-// /auth and on / (signed in, through a session cookie sent as an extra header) against the built
-// server, with Debian's Chromium. Starts the server
+// /auth, and signed in (through a session cookie sent as an extra header) on /, the player's own
+// /players/{name}, /leaderboard and /tournaments, against the built server, with Debian's
+// Chromium. Starts the server
 // on a fresh embedded database, or audits AUDIT_BASE_URL when set (a player is registered there
 // for the cookie). Prints the scores, the main timings and what Lighthouse flags; exits non-zero
 // only when an audit could not run, never for a score.
@@ -34,7 +35,7 @@ interface AuditResult {
   flagged: string[];
 }
 
-async function sessionCookie(baseUrl: string): Promise<string> {
+async function signUp(baseUrl: string): Promise<{ cookie: string; username: string }> {
   const username = `audit_${process.pid % 100_000}`;
   const response = await fetch(`${baseUrl}/api/register`, {
     method: 'POST',
@@ -51,7 +52,7 @@ async function sessionCookie(baseUrl: string): Promise<string> {
       `could not register the audit player: ${response.status} ${await response.text()}`,
     );
   }
-  return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', username };
 }
 
 const METRICS = [
@@ -153,7 +154,14 @@ try {
     server = await startProcess('dist/server/main.js', {}, '/api/ready');
     baseUrl = server.baseUrl;
   }
-  const cookie = await sessionCookie(baseUrl);
+  const { cookie, username } = await signUp(baseUrl);
+  const pages: Array<[page: string, headers: Record<string, string>]> = [
+    ['/auth', {}],
+    ['/', { Cookie: cookie }],
+    [`/players/${username}`, { Cookie: cookie }],
+    ['/leaderboard', { Cookie: cookie }],
+    ['/tournaments', { Cookie: cookie }],
+  ];
   chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
     chromeFlags: [
@@ -168,8 +176,9 @@ try {
   const results: AuditResult[] = [];
   for (const profile of PROFILES) {
     for (let run = 0; run < RUNS; run += 1) {
-      results.push(await audit(chrome.port, profile, '/auth', `${baseUrl}/auth`, {}, run));
-      results.push(await audit(chrome.port, profile, '/', `${baseUrl}/`, { Cookie: cookie }, run));
+      for (const [page, headers] of pages) {
+        results.push(await audit(chrome.port, profile, page, `${baseUrl}${page}`, headers, run));
+      }
     }
   }
   process.stdout.write(
@@ -193,7 +202,7 @@ try {
     const medianMs = (runs: AuditResult[], label: string) =>
       `${Math.round(median(runs.map((r) => r.values[label] ?? Number.NaN)))} ms`;
     const medians = PROFILES.flatMap((profile) =>
-      ['/auth', '/'].map((page) => {
+      pages.map(([page]) => {
         const runs = results.filter((r) => r.profile === profile && r.page === page);
         return {
           page,

@@ -1,13 +1,17 @@
-// npm run bench:settle — full challenge cycles (create, accept, report, confirm) per second on PostgreSQL
-// with 8 concurrent clients, through the service layer (createChallenge, acceptChallenge,
-// submitScores: the functions the HTTP routes call, with the PostgreSQL event bus a deployment
-// uses), beside pgbench's TPC-B with the same client count; then the ledger invariants and a
-// recount of every wallet. Rounds of each alternate, so that both see the same machine. Prints a
-// table; exits non-zero only if something broke (errors, invariants), never for slowness.
+// npm run bench:settle — full challenge cycles (create, accept, report, confirm) per second on
+// PostgreSQL with 8 concurrent clients, two ways: through the service layer (createChallenge,
+// acceptChallenge, submitScores, confirmResult: the functions the HTTP routes call, with the
+// PostgreSQL event bus a deployment uses), and through HTTP, as players' browsers would, against
+// the built server; beside the same cycle's SQL run by pgbench, and pgbench's TPC-B, with the
+// same client count; then the ledger invariants and a recount of every wallet. Rounds of each
+// alternate, so that all see the same machine. Prints a table; exits non-zero only if something
+// broke (errors, invariants), never for slowness.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { openPostgres, queryRows, type DatabaseHandle } from '../../src/server/db/client.ts';
 import { runMigrations } from '../../src/server/db/migrate.ts';
 import { challenges } from '../../src/server/db/schema/challenges.ts';
@@ -22,9 +26,14 @@ import {
   randomPair,
   seedFundedWallets,
   seedPlayers,
+  seedSessions,
+  startProcess,
+  cpuSnapshot,
+  type CpuSnapshot,
   table,
   withPgbench,
   withTemporaryDatabase,
+  type ServerProcess,
 } from './common.ts';
 import { pgbenchCycles, writeCycleScript } from './cycle-script.ts';
 
@@ -32,6 +41,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PLAYERS = 400;
+const CORES = availableParallelism();
 const START_CENTS = 100_000_000n;
 
 interface Round {
@@ -63,6 +73,105 @@ async function runCycles(ctx: AppContext, players: number[]): Promise<Round> {
   return { cycles, errors, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * `CLIENTS` browsers at once, each playing whole cycles between two random players through the
+ * API (the acceptor confirms the creator's report, as in `playCycle`), and the ledger transfers
+ * those cycles committed.
+ */
+async function runHttpCycles(
+  baseUrl: string,
+  database: DatabaseHandle,
+  players: number[],
+  cookies: Map<number, string>,
+): Promise<Round & { transfers: number }> {
+  const call = async (userId: number, path: string, body?: object) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        cookie: `sid=${cookies.get(userId) ?? ''}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : null,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text) as { id: number };
+  };
+  const transfersNow = async () =>
+    Number(
+      (
+        await queryRows<{ count: string }>(
+          database.db,
+          sql`select count(*)::text as count from ledger_transfers`,
+        )
+      )[0]?.count,
+    );
+  const before = await transfersNow();
+  let cycles = 0;
+  let errors = 0;
+  const deadline = Date.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (Date.now() < deadline) {
+        const [creator, acceptor] = randomPair(players);
+        const creatorWins = Math.random() < 0.5;
+        try {
+          const { id } = await call(creator, '/api/challenges', {
+            game: 'Chess',
+            amount: 5,
+            gamerTag: 'bench',
+            phoneNumber: '5550100000',
+            console: 'PC',
+          });
+          await call(acceptor, `/api/challenges/${id}/accept`);
+          await call(creator, `/api/challenges/${id}/submit`, {
+            creatorScore: creatorWins ? 3 : 1,
+            acceptorScore: creatorWins ? 1 : 3,
+            screenshot: 'https://example.com/result.png',
+          });
+          await call(acceptor, `/api/challenges/${id}/confirm`);
+          cycles += 1;
+        } catch (error) {
+          errors += 1;
+          if (errors === 1) process.stderr.write(`first error: ${String(error)}\n`);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { cycles, errors, seconds, transfers: (await transfersNow()) - before };
+}
+
+/**
+ * Samples PostgreSQL's sessions on the benchmark's database every 10 ms for `ms`: the share of
+ * the active ones waiting for a lock (a row another transaction holds, such as the house's fee
+ * account that every settlement credits).
+ */
+async function sampleLockWaits(url: string, ms: number): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let active = 0;
+  let waiting = 0;
+  try {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ active: number; waiting: number }>(
+        `select count(*)::int as active,
+           count(*) filter (where wait_event_type = 'Lock')::int as waiting
+         from pg_stat_activity
+         where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`,
+      );
+      active += rows[0]?.active ?? 0;
+      waiting += rows[0]?.waiting ?? 0;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    await client.end();
+  }
+  return active === 0 ? 0 : waiting / active;
+}
+
 async function check(database: DatabaseHandle, cycles: number, players: number): Promise<string[]> {
   const problems = [...(await checkLedgerInvariants(database.db)).problems];
   // Every completed cycle left one completed challenge; nothing is stuck half-way.
@@ -91,6 +200,15 @@ async function check(database: DatabaseHandle, cycles: number, players: number):
 }
 
 interface Measured extends Round {
+  http: Round & { transfers: number };
+  /** The server's CPU time during the HTTP round, as a share of one core. */
+  serverCpu: number;
+  /** CPU milliseconds per cycle in the HTTP round, and the machine's busy share over it. */
+  httpCost: { server: number; postgres: number; clients: number; machineBusy: number };
+  /** The same for pgbench's prepared round (PostgreSQL alone does the work). */
+  preparedCost: { postgres: number; machineBusy: number };
+  /** Of PostgreSQL's active sessions sampled in the HTTP round, the share waiting for a lock. */
+  lockWaits: number;
   tpcb: number;
   /** The same SQL from pgbench, cycles per second. */
   prepared: number;
@@ -103,6 +221,7 @@ async function benchmark(url: string) {
   const scriptDir = mkdtempSync(join(tmpdir(), 'skillstake-cycle-'));
   // Closed in `finally` too: its listening connection would keep the pool from ever closing.
   let bus: EventBus | undefined;
+  let server: ServerProcess | undefined;
   try {
     await runMigrations(database);
     bus = await createPostgresBus(poolOf(database), silent);
@@ -110,16 +229,48 @@ async function benchmark(url: string) {
     const players = await seedPlayers(database, PLAYERS);
     await seedFundedWallets(database, players, START_CENTS);
     const script = await writeCycleScript(database, players, scriptDir);
+    const tokens = await seedSessions(database, players);
+    const cookies = new Map(players.map((id, i) => [id, tokens[i] ?? '']));
+    server = await startProcess('dist/server/main.js', { DATABASE_URL: url }, '/api/ready');
+    const { baseUrl } = server;
+    const serverCpu = () => server?.cpuSeconds() ?? 0;
     let pgbenchCompleted = 1;
+    const loadBefore = loadavg()[0] ?? Number.NaN;
     const rounds = await withPgbench(async (pgbench) => {
       const results: Measured[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
         const ours = await runCycles(ctx, players);
+        const cpuBefore = serverCpu();
+        const machineBefore = cpuSnapshot();
+        const sampling = sampleLockWaits(url, SECONDS * 1000);
+        const http = await runHttpCycles(baseUrl, database, players, cookies);
+        const machineAfter = cpuSnapshot();
+        const serverSeconds = serverCpu() - cpuBefore;
+        const cpu = serverSeconds / http.seconds;
+        const lockWaits = await sampling;
+        const preparedBefore = cpuSnapshot();
         const prepared = pgbenchCycles(url, script.path, 'prepared', CLIENTS, SECONDS);
+        const preparedAfter = cpuSnapshot();
+        const perCycle = (seconds: number, cycles: number) => (seconds * 1000) / cycles;
+        const busy = (before: CpuSnapshot, after: CpuSnapshot) =>
+          (after.machineBusy - before.machineBusy) / (after.machineTotal - before.machineTotal);
         const simple = pgbenchCycles(url, script.path, 'simple', CLIENTS, SECONDS);
         pgbenchCompleted += prepared.cycles + simple.cycles;
         results.push({
           ...ours,
+          http,
+          serverCpu: cpu,
+          httpCost: {
+            server: perCycle(serverSeconds, http.cycles),
+            postgres: perCycle(machineAfter.postgres - machineBefore.postgres, http.cycles),
+            clients: perCycle(machineAfter.bench - machineBefore.bench, http.cycles),
+            machineBusy: busy(machineBefore, machineAfter),
+          },
+          preparedCost: {
+            postgres: perCycle(preparedAfter.postgres - preparedBefore.postgres, prepared.cycles),
+            machineBusy: busy(preparedBefore, preparedAfter),
+          },
+          lockWaits,
           prepared: prepared.perSecond,
           simple: simple.perSecond,
           tpcb: pgbench(CLIENTS, SECONDS),
@@ -127,13 +278,19 @@ async function benchmark(url: string) {
       }
       return results;
     });
-    const cycles = rounds.reduce((sum, round) => sum + round.cycles, 0) + pgbenchCompleted;
+    const loadAfter = loadavg()[0] ?? Number.NaN;
+    const cycles =
+      rounds.reduce((sum, round) => sum + round.cycles + round.http.cycles, 0) + pgbenchCompleted;
+    await server.stop();
+    server = undefined;
     return {
       rounds,
+      load: { before: loadBefore, after: loadAfter },
       statements: script.statements,
       problems: await check(database, cycles, players.length),
     };
   } finally {
+    await server?.stop();
     await bus?.close();
     await database.close();
     rmSync(scriptDir, { recursive: true, force: true });
@@ -142,51 +299,85 @@ async function benchmark(url: string) {
 
 let failed: boolean;
 try {
-  const { rounds, statements, problems } = await withTemporaryDatabase(
+  const { rounds, load, statements, problems } = await withTemporaryDatabase(
     'skillstake_bench_settle',
     benchmark,
   );
-  const errors = rounds.reduce((sum, round) => sum + round.errors, 0);
+  const errors = rounds.reduce((sum, round) => sum + round.errors + round.http.errors, 0);
   failed = errors > 0 || problems.length > 0;
   const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
   const perRound = rounds.map((round) => ({
-    ours: round.cycles / round.seconds,
+    service: round.cycles / round.seconds,
+    http: round.http.cycles / round.http.seconds,
+    transfers: round.http.transfers / round.http.seconds,
     prepared: round.prepared,
     simple: round.simple,
     tpcb: round.tpcb,
+    cpu: round.serverCpu,
+    cost: round.httpCost,
+    preparedCost: round.preparedCost,
+    lockWaits: round.lockWaits,
   }));
-  type Figure = keyof (typeof perRound)[number];
-  // A rate, and its share of the same round's TPC-B; for the median row, the median of each.
-  const cell = (rates: Array<(typeof perRound)[number]>, figure: Figure) => ({
-    rate: median(rates.map((r) => r[figure])).toFixed(0),
-    share: percent(median(rates.map((r) => r[figure] / r.tpcb))),
+  type Rates = (typeof perRound)[number];
+  // Each ratio is taken within a round; the median row holds the median of each column.
+  const med = (rates: Rates[], figure: (r: Rates) => number) => median(rates.map(figure));
+  const row = (label: string, rates: Rates[], roundErrors: number) => ({
+    round: label,
+    'service cycles/s': med(rates, (r) => r.service).toFixed(0),
+    'HTTP cycles/s': med(rates, (r) => r.http).toFixed(0),
+    'same SQL, pgbench prepared / simple': `${med(rates, (r) => r.prepared).toFixed(0)} / ${med(
+      rates,
+      (r) => r.simple,
+    ).toFixed(0)}`,
+    'HTTP / same SQL prepared': percent(med(rates, (r) => r.http / r.prepared)),
+    'HTTP money tx/s': med(rates, (r) => r.transfers).toFixed(0),
+    'TPC-B tps': med(rates, (r) => r.tpcb).toFixed(0),
+    'HTTP money tx / TPC-B': percent(med(rates, (r) => r.transfers / r.tpcb)),
+    'server CPU': percent(med(rates, (r) => r.cpu)),
+    errors: roundErrors,
   });
-  const row = (label: string, rates: Array<(typeof perRound)[number]>, roundErrors: number) => {
-    const ours = cell(rates, 'ours');
-    const prepared = cell(rates, 'prepared');
-    const simple = cell(rates, 'simple');
-    return {
-      round: label,
-      'cycles/s': ours.rate,
-      'pgbench TPC-B tps': cell(rates, 'tpcb').rate,
-      'cycles / TPC-B': ours.share,
-      'same SQL, pgbench prepared': `${prepared.rate} (${prepared.share})`,
-      'same SQL, pgbench simple': `${simple.rate} (${simple.share})`,
-      errors: roundErrors,
-    };
-  };
-  const rows = perRound.map((r, i) => row(String(i + 1), [r], rounds[i]?.errors ?? 0));
+  const rows = perRound.map((r, i) =>
+    row(String(i + 1), [r], (rounds[i]?.errors ?? 0) + (rounds[i]?.http.errors ?? 0)),
+  );
   rows.push(row('median', perRound, errors));
-  const ratio = median(perRound.map((r) => r.ours / r.tpcb));
+  const httpShare = med(perRound, (r) => r.http / r.prepared);
+  const httpSimpleShare = med(perRound, (r) => r.http / r.simple);
+  const transferShare = med(perRound, (r) => r.transfers / r.tpcb);
+  const serviceShare = med(perRound, (r) => r.service / r.prepared);
+  const ms = (value: number) => value.toFixed(2);
+  const costs = table([
+    {
+      'per cycle': 'HTTP',
+      'server ms': ms(med(perRound, (r) => r.cost.server)),
+      'PostgreSQL ms': ms(med(perRound, (r) => r.cost.postgres)),
+      'clients ms': ms(med(perRound, (r) => r.cost.clients)),
+      'machine busy': percent(med(perRound, (r) => r.cost.machineBusy)),
+      'sessions waiting on a lock': percent(med(perRound, (r) => r.lockWaits)),
+    },
+    {
+      'per cycle': 'same SQL, pgbench prepared',
+      'server ms': '',
+      'PostgreSQL ms': ms(med(perRound, (r) => r.preparedCost.postgres)),
+      'clients ms': '',
+      'machine busy': percent(med(perRound, (r) => r.preparedCost.machineBusy)),
+      'sessions waiting on a lock': '',
+    },
+  ]);
   process.stdout.write(
-    `\nChallenge cycles (create, accept, report, confirm: four transactions each) through the service ` +
-      `layer on PostgreSQL, ${CLIENTS} clients, alternating with pgbench TPC-B (${CLIENTS} ` +
-      `clients), ${ROUNDS} rounds of ${SECONDS} s each. "Same SQL": the ${statements} ` +
-      `statements of one cycle, as the service layer sent them, run by pgbench (${CLIENTS} ` +
-      `clients)\n\n` +
+    `\nChallenge cycles (create, accept, report, confirm) on PostgreSQL, ${CLIENTS} clients, ` +
+      `${ROUNDS} rounds of ${SECONDS} s, each round running in turn: the service layer, HTTP ` +
+      `against the built server (a separate process; its CPU time over the round is "server ` +
+      `CPU", 100% = one core), the ${statements} statements of one cycle as the service layer ` +
+      `sent them run by pgbench (prepared and simple protocol), and pgbench TPC-B, all with ` +
+      `${CLIENTS} clients. "Money tx" are the ledger transfers the HTTP cycles committed. Load ` +
+      `average ${load.before.toFixed(2)} before, ${load.after.toFixed(2)} after (2 cores).\n\n` +
       table(rows) +
-      `\n\nTarget: cycles ≥ 40% of TPC-B transactions per second (median round: ` +
-      `${percent(ratio)})\n` +
+      `\n\nCPU time per cycle (the machine's cores are shared by the server, PostgreSQL and the ` +
+      `clients; ${CORES} cores = ${CORES * 1000} ms of CPU a second):\n\n${costs}\n` +
+      `\nHTTP cycles / the same SQL from pgbench: ${percent(httpShare)} of prepared, ` +
+      `${percent(httpSimpleShare)} of simple (target ≥ 75%)\n` +
+      `Money transactions through HTTP / TPC-B: ${percent(transferShare)} (target ≥ 30%)\n` +
+      `Service-layer cycles / the same SQL from pgbench prepared: ${percent(serviceShare)}\n` +
       (problems.length === 0
         ? 'Ledger invariants: OK (transfers balance, cached balances match, no negative wallet, ' +
           'no money left in finished escrows, wallets + fees = deposits, one completed ' +
