@@ -143,33 +143,48 @@ async function runHttpCycles(
   return { cycles, errors, seconds, transfers: (await transfersNow()) - before };
 }
 
+interface LockWaits {
+  /** Waiting for a row another transaction holds (`transactionid`, `tuple`): the house's fee
+   * account, which every settlement credits, would show here. */
+  rows: number;
+  /** Waiting for the database-wide lock a transaction that sends NOTIFY takes to commit. */
+  notify: number;
+  /** Any other lock. */
+  other: number;
+}
+
 /**
- * Samples PostgreSQL's sessions on the benchmark's database every 10 ms for `ms`: the share of
- * the active ones waiting for a lock (a row another transaction holds, such as the house's fee
- * account that every settlement credits).
+ * Samples PostgreSQL's sessions on the benchmark's database every 10 ms for `ms`: of the active
+ * ones, the shares waiting for each kind of lock.
  */
-async function sampleLockWaits(url: string, ms: number): Promise<number> {
+async function sampleLockWaits(url: string, ms: number): Promise<LockWaits> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   let active = 0;
-  let waiting = 0;
+  const waits = { rows: 0, notify: 0, other: 0 };
   try {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
-      const { rows } = await client.query<{ active: number; waiting: number }>(
+      const { rows } = await client.query<{ active: number } & LockWaits>(
         `select count(*)::int as active,
-           count(*) filter (where wait_event_type = 'Lock')::int as waiting
+           count(*) filter (where wait_event in ('transactionid', 'tuple'))::int as rows,
+           count(*) filter (where wait_event = 'object')::int as notify,
+           count(*) filter (where wait_event_type = 'Lock'
+             and wait_event not in ('transactionid', 'tuple', 'object'))::int as other
          from pg_stat_activity
          where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`,
       );
       active += rows[0]?.active ?? 0;
-      waiting += rows[0]?.waiting ?? 0;
+      waits.rows += rows[0]?.rows ?? 0;
+      waits.notify += rows[0]?.notify ?? 0;
+      waits.other += rows[0]?.other ?? 0;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   } finally {
     await client.end();
   }
-  return active === 0 ? 0 : waiting / active;
+  const share = (count: number) => (active === 0 ? 0 : count / active);
+  return { rows: share(waits.rows), notify: share(waits.notify), other: share(waits.other) };
 }
 
 async function check(database: DatabaseHandle, cycles: number, players: number): Promise<string[]> {
@@ -207,8 +222,8 @@ interface Measured extends Round {
   httpCost: { server: number; postgres: number; clients: number; machineBusy: number };
   /** The same for pgbench's prepared round (PostgreSQL alone does the work). */
   preparedCost: { postgres: number; machineBusy: number };
-  /** Of PostgreSQL's active sessions sampled in the HTTP round, the share waiting for a lock. */
-  lockWaits: number;
+  /** Of PostgreSQL's active sessions sampled in the HTTP round, the shares waiting for locks. */
+  lockWaits: LockWaits;
   tpcb: number;
   /** The same SQL from pgbench, cycles per second. */
   prepared: number;
@@ -352,7 +367,13 @@ try {
       'PostgreSQL ms': ms(med(perRound, (r) => r.cost.postgres)),
       'clients ms': ms(med(perRound, (r) => r.cost.clients)),
       'machine busy': percent(med(perRound, (r) => r.cost.machineBusy)),
-      'sessions waiting on a lock': percent(med(perRound, (r) => r.lockWaits)),
+      'waiting on a row / NOTIFY / other lock': [
+        med(perRound, (r) => r.lockWaits.rows),
+        med(perRound, (r) => r.lockWaits.notify),
+        med(perRound, (r) => r.lockWaits.other),
+      ]
+        .map(percent)
+        .join(' / '),
     },
     {
       'per cycle': 'same SQL, pgbench prepared',
@@ -360,7 +381,7 @@ try {
       'PostgreSQL ms': ms(med(perRound, (r) => r.preparedCost.postgres)),
       'clients ms': '',
       'machine busy': percent(med(perRound, (r) => r.preparedCost.machineBusy)),
-      'sessions waiting on a lock': '',
+      'waiting on a row / NOTIFY / other lock': '',
     },
   ]);
   process.stdout.write(
