@@ -156,10 +156,12 @@ async function profileServer(url: string, cookie: string): Promise<string> {
   const sections: string[] = [];
   try {
     for (const path of [HOME_PAGE, '/api/user']) {
-      const app = await startProcess('dist/server/main.js', { DATABASE_URL: url }, '/api/ready', [
-        '--cpu-prof',
-        `--cpu-prof-dir=${dir}`,
-      ]);
+      const app = await startProcess(
+        'dist/server/main.js',
+        { DATABASE_URL: url, LOG_LEVEL: 'info' },
+        '/api/ready',
+        ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      );
       const target = {
         name: path,
         url: `${app.baseUrl}${path}`,
@@ -190,7 +192,11 @@ async function run(url: string) {
   const servers: ServerProcess[] = [];
   const bodyDir = mkdtempSync(join(tmpdir(), 'skillstake-bench-body-'));
   try {
-    const app = await startProcess('dist/server/main.js', { DATABASE_URL: url }, '/api/ready');
+    const app = await startProcess(
+      'dist/server/main.js',
+      { DATABASE_URL: url, LOG_LEVEL: 'info' },
+      '/api/ready',
+    );
     servers.push(app);
     const rawBytes = await checkHomePage(app.baseUrl, cookie);
     const sent = await homePageBytes(app.baseUrl, cookie);
@@ -338,7 +344,8 @@ try {
   failed = summary.some((row) => row.failures > 0);
   const shareOf = (index: number) => `${((summary[index]?.share ?? Number.NaN) * 100).toFixed(0)}%`;
   process.stdout.write(
-    `\nAPI throughput: the built server on PostgreSQL (LOG_LEVEL=warn), autocannon with ` +
+    `\nAPI throughput: the built server on PostgreSQL (LOG_LEVEL=info, the default: a line per ` +
+      `request), autocannon with ` +
       `${CONNECTIONS} connections and a browser's headers, ${ROUNDS} rounds of ${SECONDS} s ` +
       `(medians; "share" is the median of each round's ratio to the route named under it), ` +
       `${OPEN_CHALLENGES.toLocaleString('en')} open challenges, none the viewer's; the home ` +

@@ -248,8 +248,14 @@ export async function startProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Kept until the process is ready, for the error if it never is; read and dropped afterwards
+  // (a server logging each request at `info` writes megabytes a second).
+  let ready = false;
+  const keep = (chunk: Buffer) => {
+    if (!ready) output += chunk.toString();
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -259,7 +265,10 @@ export async function startProcess(
       (response) => response.ok,
       () => false,
     );
-    if (ok) break;
+    if (ok) {
+      ready = true;
+      break;
+    }
     if (Date.now() > deadline) throw new Error(`${script} did not become ready:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

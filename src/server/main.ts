@@ -32,7 +32,11 @@ function readEnv(): Env {
 
 async function main(): Promise<void> {
   const env = readEnv();
-  const log = pino(loggerOptions(env) as pino.LoggerOptions);
+  // Lines leave in the background (decision 22): a synchronous write per request stalled the
+  // server whenever the reader of its output fell behind. What is still buffered is written
+  // out when the process exits.
+  const logStream = pino.destination({ dest: 1, sync: false });
+  const log = pino(loggerOptions(env) as pino.LoggerOptions, logStream);
   // Node 20 and older get no security fixes; `npm start` runs the Node 24 npm installed (decision 11).
   if (Number(process.versions.node.split('.')[0]) < 22) {
     log.warn(
@@ -63,7 +67,7 @@ async function main(): Promise<void> {
     env,
     database,
     bus,
-    logger: loggerOptions(env),
+    logger: { ...(loggerOptions(env) as object), stream: logStream },
     reconcilePaymentsEveryMs: PAYMENT_RECONCILE_INTERVAL_MS,
     sendPayoutsEveryMs: PAYOUT_SEND_INTERVAL_MS,
     fairPlayEveryMs: FAIR_PLAY_INTERVAL_MS,

@@ -472,15 +472,20 @@ describe('structured logs', () => {
       // The flow was logged (requests, the failed login), so the absence below means something.
       expect(output).toContain('"url":"/api/login"');
       expect(output).toContain('login failed');
-      // Each request's lines carry its id (added when a line is written, not per request).
-      const failedLogin = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-      const refusal = failedLogin.find((line) => line.msg === 'login failed');
+      // One line per answered request, with its request, status and time; every line of a
+      // request carries its id (added when a line is written, not when the request begins).
+      const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const refusal = parsed.find((line) => line.msg === 'login failed');
       expect(refusal?.reqId).toMatch(/^req-/);
-      const answered = failedLogin.filter((line) => line.reqId === refusal?.reqId);
-      expect(answered.map((line) => line.msg)).toEqual(
-        expect.arrayContaining(['incoming request', 'login failed', 'request completed']),
-      );
-      expect(lines.length).toBeGreaterThan(40);
+      const ofRefusal = parsed.filter((line) => line.reqId === refusal?.reqId);
+      expect(ofRefusal.map((line) => line.msg)).toEqual(['login failed', 'request completed']);
+      expect(ofRefusal[1]).toMatchObject({
+        req: { method: 'POST', url: '/api/login' },
+        res: { statusCode: 401 },
+        responseTime: expect.any(Number),
+      });
+      expect(parsed.some((line) => line.msg === 'incoming request')).toBe(false);
+      expect(lines.length).toBeGreaterThan(30);
       for (const secret of secrets)
         expect(output, 'a secret reached the logs').not.toContain(secret);
       await expectLedgerHealthy(database);
