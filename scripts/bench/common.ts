@@ -18,6 +18,7 @@ import {
 } from '../../src/server/features/challenges/service.ts';
 import { confirmResult } from '../../src/server/features/challenges/review.ts';
 import { hashToken } from '../../src/server/features/auth/sessions.ts';
+import type { Ledger } from '../../src/server/features/ledger/ledger.ts';
 import type { EventBus } from '../../src/server/lib/event-bus.ts';
 
 /** The server to benchmark against: BENCH_PG_URL, or the local one with trust authentication. */
@@ -110,9 +111,21 @@ export function poolOf(database: DatabaseHandle): pg.Pool {
   return database.pool;
 }
 
-/** What the services receive, built as `buildApp` builds it, for benchmarks below the HTTP layer. */
-export function benchContext(database: DatabaseHandle, bus: EventBus): AppContext {
-  return createAppContext({ env: parseEnv({ LOG_LEVEL: 'silent' }), database, bus });
+/**
+ * What the services receive, built as `buildApp` builds it, for benchmarks below the HTTP layer;
+ * `wrapLedger` lets a benchmark watch the ledger's calls.
+ */
+export function benchContext(
+  database: DatabaseHandle,
+  bus: EventBus,
+  wrapLedger?: (ledger: Ledger) => Ledger,
+): AppContext {
+  return createAppContext({
+    env: parseEnv({ LOG_LEVEL: 'silent' }),
+    database,
+    bus,
+    ...(wrapLedger ? { wrapLedger } : {}),
+  });
 }
 
 /** Two different players, at random. */
@@ -125,28 +138,34 @@ export function randomPair(players: number[]): [creator: number, acceptor: numbe
 /**
  * One whole challenge cycle through the service layer, as the HTTP routes run it: a $5
  * challenge created, accepted, reported, and confirmed by the loser, which pays the winner's
- * credit out of review (DESIGN §10). Returns the challenge's id.
+ * credit out of review (DESIGN §10). Returns the challenge's id. Each of the four service calls
+ * runs inside `step`, as each would in a request of its own.
  */
 export async function playCycle(
   ctx: AppContext,
   creator: number,
   acceptor: number,
   creatorWins = true,
+  step: <T>(call: () => Promise<T>) => Promise<T> = (call) => call(),
 ): Promise<number> {
-  const id = await createChallenge(ctx, creator, {
-    game: 'Chess',
-    amount: 5,
-    gamerTag: 'bench',
-    phoneNumber: '5550100000',
-    console: 'PC',
-  });
-  await acceptChallenge(ctx, id, acceptor);
-  await submitScores(ctx, id, creator, {
-    creatorScore: creatorWins ? 3 : 1,
-    acceptorScore: creatorWins ? 1 : 3,
-    screenshot: 'https://example.com/result.png',
-  });
-  await confirmResult(ctx, id, acceptor);
+  const id = await step(() =>
+    createChallenge(ctx, creator, {
+      game: 'Chess',
+      amount: 5,
+      gamerTag: 'bench',
+      phoneNumber: '5550100000',
+      console: 'PC',
+    }),
+  );
+  await step(() => acceptChallenge(ctx, id, acceptor));
+  await step(() =>
+    submitScores(ctx, id, creator, {
+      creatorScore: creatorWins ? 3 : 1,
+      acceptorScore: creatorWins ? 1 : 3,
+      screenshot: 'https://example.com/result.png',
+    }),
+  );
+  await step(() => confirmResult(ctx, id, acceptor));
   return id;
 }
 

@@ -1,28 +1,36 @@
 // A worker thread of `npm run bench:ws`: holds a share of the account sockets, answers the
-// server's pings, and reports each BALANCE_UPDATE with its arrival time. Holding the sockets
-// away from the thread that drives the load keeps the measurement from timing our own queue.
+// server's pings, and reports each BALANCE_UPDATE and NOTIFICATION with its arrival time and the
+// socket's owner. Holding the sockets away from the thread that drives the load keeps the
+// measurement from timing our own queue.
 import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 
-const { url, cookies, concurrency } = workerData;
+const { url, cookies, owners, concurrency } = workerData;
 const now = () => performance.timeOrigin + performance.now();
 const sockets = [];
 let challengeUpdates = 0;
 
-function open(cookie) {
+/** Opens the socket of the user `owner` with its session cookie. */
+function open(cookie, owner) {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers: { cookie }, perMessageDeflate: false });
     socket.on('message', (data) => {
       const text = String(data);
       if (text.includes('"PING"')) socket.send('{"type":"PONG"}');
-      else if (text.includes('"BALANCE_UPDATE"')) {
+      else if (text.startsWith('{"type":"BALANCE_UPDATE"')) {
+        const at = now();
         const message = JSON.parse(text);
         parentPort.postMessage({
           type: 'balance',
+          owner,
           userId: message.userId,
           dollars: message.newBalance,
-          at: now(),
+          at,
         });
+      } else if (text.startsWith('{"type":"NOTIFICATION"')) {
+        const at = now();
+        const message = JSON.parse(text);
+        parentPort.postMessage({ type: 'notification', owner, id: message.notification.id, at });
       } else challengeUpdates += 1;
     });
     socket.once('open', () => resolve(socket));
@@ -38,9 +46,9 @@ try {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < cookies.length) {
-        const cookie = cookies[next];
+        const index = next;
         next += 1;
-        sockets.push(await open(cookie));
+        sockets.push(await open(cookies[index], owners[index]));
       }
     }),
   );
