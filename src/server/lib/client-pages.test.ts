@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,6 +189,24 @@ describe('pages served by the app', () => {
     const api = await visitor.get('/api/health');
     expect(api.headers['content-security-policy']).toBe(API_CONTENT_SECURITY_POLICY);
     expect(api.headers['permissions-policy']).toBeUndefined();
+  });
+
+  it('are compressed for a browser that takes brotli or gzip, and plain otherwise', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/auth' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('accept-encoding');
+    for (const [header, encoding, decode] of [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const page = await t.app.inject({
+        method: 'GET',
+        url: '/auth',
+        headers: { 'accept-encoding': header },
+      });
+      expect(page.headers['content-encoding']).toBe(encoding);
+      expect(decode(page.rawPayload).toString('utf8')).toBe(plain.body);
+    }
   });
 
   it('are kept by no cache, and API misses are still JSON', async () => {

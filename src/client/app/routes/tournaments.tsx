@@ -6,7 +6,6 @@ import { Badge } from '#client/components/ui/badge.tsx';
 import { Card, CardContent } from '#client/components/ui/card.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
-import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { useTournaments } from '#client/features/tournaments/api/get-tournaments.ts';
 import { CreateTournamentForm } from '#client/features/tournaments/components/create-tournament-form.tsx';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
@@ -78,20 +77,22 @@ export function TournamentsPage({ user }: { user: PublicUser }) {
         description="Pay the entry fee to take a place. The pool, minus the 5% fee, is paid by place when the final's result stands."
       />
       {user.isAdmin && <CreateTournamentForm />}
-      {list.isPending ? (
-        <PageSpinner />
-      ) : list.data === undefined ? (
+      {!list.isPending && list.data === undefined ? (
         <EmptyState icon={TriangleAlert} title="COULD NOT LOAD TOURNAMENTS" />
       ) : (
+        // The sections are drawn at once, each with a line standing in for its list while it
+        // loads: an empty list takes the same room, so nothing below moves when it arrives.
         SECTIONS.map((section) => {
-          const rows = list.data.filter((row) => section.statuses.includes(row.status));
+          const rows = (list.data ?? []).filter((row) => section.statuses.includes(row.status));
           return (
             <section key={section.title} aria-label={section.title} className="mb-8">
               <h2 className="mb-3 flex items-center gap-2 font-display text-lg font-bold tracking-wider text-white">
                 <Trophy aria-hidden="true" className="size-5 text-accent" />
                 {section.title}
               </h2>
-              {rows.length === 0 ? (
+              {list.isPending ? (
+                <p className="text-slate-400">Loading…</p>
+              ) : rows.length === 0 ? (
                 <p className="text-slate-400">{section.empty}</p>
               ) : (
                 <ul className="grid gap-4 lg:grid-cols-2">

@@ -18,10 +18,14 @@ export function Spinner({ label = 'Loading', size = 'md', className }: SpinnerPr
   );
 }
 
-/** The centred spinner that stands in for a whole page while it loads. */
+/**
+ * The centred spinner that stands in for a whole page while it loads. A screen tall, so that the
+ * footer starts below the fold: a shorter stand-in left it on screen, and the page that replaced
+ * it pushed it down (a layout shift Lighthouse counted on /players and /tournaments).
+ */
 export function PageSpinner() {
   return (
-    <div className="flex min-h-[60dvh] items-center justify-center">
+    <div className="flex min-h-dvh items-center justify-center">
       <Spinner size="lg" />
     </div>
   );

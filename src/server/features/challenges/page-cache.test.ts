@@ -13,12 +13,8 @@ import {
   signUp,
   type TestApp,
 } from '#tests/helpers/test-app.ts';
-import {
-  CHALLENGE_PAGE_TTL_MS,
-  ChallengePageCache,
-  preferredEncoding,
-  type PageQuery,
-} from './page-cache.ts';
+import { preferredEncoding } from '#server/lib/content-encoding.ts';
+import { CHALLENGE_PAGE_TTL_MS, ChallengePageCache, type PageQuery } from './page-cache.ts';
 import type { ChallengeRow } from './repository.ts';
 
 const OPEN_PAGE = '/api/challenges?status=open&limit=50';

@@ -1,6 +1,6 @@
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { ChallengeFilters, ChallengeSort } from '#shared/contracts/challenges.ts';
 import type { ChallengeStatus } from '../../db/schema/challenges.ts';
+import { compress, type ContentEncoding } from '../../lib/content-encoding.ts';
 import type { AppEvent } from '../../lib/event-bus.ts';
 import type { ChallengeRow } from './repository.ts';
 import { toOutsiderView } from './view.ts';
@@ -42,18 +42,6 @@ export function pageKey(query: PageQuery): string {
   ]);
 }
 
-/** The encodings a cached page is sent in, besides none: every current browser takes both. */
-export type PageEncoding = 'br' | 'gzip';
-
-/**
- * Brotli at quality 5: on a page of 50 challenges, about a third smaller than gzip and no slower
- * to write (higher qualities take ten times as long for a few bytes, and a page is written again
- * after every change to a challenge).
- */
-const BROTLI_OPTIONS = {
-  params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-};
-
 /**
  * One page of a players' challenge list, ready to send: each challenge as a player who is not
  * one of its players sees it, already in JSON, and the whole page in JSON, compressed. Only the
@@ -63,7 +51,7 @@ export class ChallengePage {
   readonly body: string;
   private readonly json: string[];
   private readonly players: Set<number>;
-  private readonly compressed: Partial<Record<PageEncoding, Buffer>> = {};
+  private readonly compressed: Partial<Record<ContentEncoding, Buffer>> = {};
 
   constructor(readonly rows: ChallengeRow[]) {
     this.json = rows.map((row) => JSON.stringify(toOutsiderView(row)));
@@ -95,9 +83,8 @@ export class ChallengePage {
   }
 
   /** The page for outsiders, compressed once in each encoding asked for, then sent as is. */
-  encoded(encoding: PageEncoding): Buffer {
-    this.compressed[encoding] ??=
-      encoding === 'br' ? brotliCompressSync(this.body, BROTLI_OPTIONS) : gzipSync(this.body);
+  encoded(encoding: ContentEncoding): Buffer {
+    this.compressed[encoding] ??= compress(this.body, encoding);
     return this.compressed[encoding];
   }
 }
@@ -187,38 +174,4 @@ export class ChallengePageCache {
         break;
     }
   }
-}
-
-/**
- * The encoding to answer in for an Accept-Encoding header (RFC 9110 §12.5.3): brotli or gzip,
- * whichever has the higher quality above zero, brotli on a tie; a coding not named takes the
- * quality of `*`. None when the header takes neither. A browser sends the same header on every
- * request, so answers are remembered (a few dozen distinct headers at most in practice; bounded
- * all the same).
- */
-export function preferredEncoding(header: string | undefined): PageEncoding | undefined {
-  if (!header) return undefined;
-  let answer = encodingAnswers.get(header);
-  if (answer === undefined) {
-    answer = parsePreferredEncoding(header);
-    if (encodingAnswers.size >= 256) encodingAnswers.clear();
-    encodingAnswers.set(header, answer);
-  }
-  return answer === 'none' ? undefined : answer;
-}
-
-const encodingAnswers = new Map<string, PageEncoding | 'none'>();
-
-function parsePreferredEncoding(header: string): PageEncoding | 'none' {
-  const qualities = new Map<string, number>();
-  for (const item of header.split(',')) {
-    const [coding = '', ...params] = item.trim().toLowerCase().split(';');
-    const quality = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    qualities.set(coding.trim(), quality === undefined ? 1 : Number(quality.slice(2)));
-  }
-  const anyOther = qualities.get('*') ?? 0;
-  const br = qualities.get('br') ?? anyOther;
-  const gzip = qualities.get('gzip') ?? anyOther;
-  if (br > 0 && br >= gzip) return 'br';
-  return gzip > 0 ? 'gzip' : 'none';
 }

@@ -31,7 +31,8 @@ import { requirePlayerLocation } from '../compliance/location.ts';
 import { receiveUpload } from '../uploads/service.ts';
 import { suggestOpponents } from '../users/repository.ts';
 import type { FileStore } from '../uploads/store.ts';
-import { ChallengePageCache, preferredEncoding, type PageEncoding } from './page-cache.ts';
+import { preferredEncoding, type ContentEncoding } from '../../lib/content-encoding.ts';
+import { ChallengePageCache } from './page-cache.ts';
 import {
   countChallenges,
   findChallenge,
@@ -65,7 +66,7 @@ const errors = {
  * Sends JSON that is already written (and perhaps compressed): the route's response schema
  * describes it, but Fastify's serializer is not run again over a cached page.
  */
-function sendJson(reply: FastifyReply, body: string | Buffer, encoding?: PageEncoding) {
+function sendJson(reply: FastifyReply, body: string | Buffer, encoding?: ContentEncoding) {
   void reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (encoding) void reply.header('content-encoding', encoding);
   return reply.send(body);
