@@ -27,6 +27,11 @@ export const ACCOUNT_CLOSE_MESSAGES = {
     `your winnings from challenge #${id} are under review until ${until}`,
   payoutPending: (id: number, amount: string) =>
     `your payout request #${id} of ${amount} is still being processed`,
+  tournamentOpen: (id: number) =>
+    `tournament #${id} holds your entry fee until it starts (leave it first)`,
+  tournamentPlaying: (id: number) =>
+    `you are still playing in tournament #${id}, which pays its prizes when it ends`,
+  tournamentPrize: (id: number) => `tournament #${id} pays your prize when it ends`,
 } as const;
 
 /** `POST /api/me/close`: the password, so that a session left open cannot close the account. */

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_CLOSE_MESSAGES } from '#shared/contracts/account-data.ts';
 import type { NotificationList } from '#shared/contracts/notifications.ts';
 import {
   TOURNAMENT_MESSAGES,
@@ -57,14 +58,15 @@ const pass = () => runTournamentPass(ctx());
 interface Player {
   agent: Agent;
   id: number;
+  password: string;
 }
 
 async function players(count: number, dollars = 10): Promise<Player[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
-      const { agent, user } = await signUp(t.app);
+      const { agent, user, password } = await signUp(t.app);
       await fund(t.database, user.id, BigInt(dollars * 100));
-      return { agent, id: user.id };
+      return { agent, id: user.id, password };
     }),
   );
 }
@@ -533,6 +535,77 @@ describe('a whole tournament', () => {
     const cancelled = await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+  });
+});
+
+describe('closing an account with a tournament entry', () => {
+  const close = (player: Player) =>
+    player.agent.post('/api/me/close', { password: player.password });
+  const refusal = (...reasons: string[]) => ({
+    code: 'MONEY_HELD',
+    message: ACCOUNT_CLOSE_MESSAGES.moneyHeld(reasons),
+  });
+
+  it('is refused before the start, while in the bracket and while a prize may come; allowed once nothing can', async () => {
+    // Four players and three paid places: the semi-finals' losers share 3rd and 4th.
+    const tournament = await create({ size: 4, prizeSplit: [50, 30, 20] });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    const first = four[0]!;
+    expect((await close(first)).json()).toEqual(
+      refusal(ACCOUNT_CLOSE_MESSAGES.tournamentOpen(tournament.id)),
+    );
+
+    let view = await start(tournament);
+    expect((await close(first)).json()).toEqual(
+      refusal(ACCOUNT_CLOSE_MESSAGES.tournamentPlaying(tournament.id)),
+    );
+    const semi = matchOf(view, 1, 0);
+    const [a, b] = sides(semi, by);
+    await report(view, semi, a, true);
+    expect((await b.agent.post(url(view, semi, 'confirm'))).statusCode).toBe(200);
+    expect((await close(b)).json()).toEqual(
+      refusal(ACCOUNT_CLOSE_MESSAGES.tournamentPrize(tournament.id)),
+    );
+    expect((await close(a)).json()).toEqual(
+      refusal(ACCOUNT_CLOSE_MESSAGES.tournamentPlaying(tournament.id)),
+    );
+
+    const other = matchOf(view, 1, 1);
+    const [c, d] = sides(other, by);
+    await report(view, other, c, true);
+    await d.agent.post(url(view, other, 'confirm'));
+    view = await detail(view.id);
+    const final = matchOf(view, 2, 0);
+    const [winner, loser] = sides(final, by);
+    await report(view, final, winner, true);
+    await loser.agent.post(url(view, final, 'confirm'));
+    expect(await detail(view.id)).toMatchObject({ status: 'finished' });
+    // The prize is in the wallet now: it goes to the operator's unclaimed funds like any balance.
+    expect((await close(b)).statusCode).toBe(200);
+  });
+
+  it('is allowed for a player knocked out in a round that wins nothing', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    const view = await start(tournament);
+    const semi = matchOf(view, 1, 0);
+    const [a, b] = sides(semi, by);
+    await report(view, semi, a, true);
+    await b.agent.post(url(view, semi, 'confirm'));
+    expect((await close(b)).statusCode).toBe(200);
+  });
+
+  it('is allowed once the player left the tournament before its start', async () => {
+    const tournament = await create({ size: 4 });
+    const [me] = await players(1);
+    await joinAll(tournament.id, [me!]);
+    expect((await close(me!)).statusCode).toBe(409);
+    expect((await me!.agent.post(`/api/tournaments/${tournament.id}/leave`)).statusCode).toBe(200);
+    expect((await close(me!)).statusCode).toBe(200);
   });
 });
 
