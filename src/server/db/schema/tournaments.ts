@@ -185,6 +185,8 @@ export const tournamentMatchEvidence = pgTable(
   },
   (table) => [
     index('tournament_match_evidence_match_id_idx').on(table.matchId, table.id),
+    // Who may read an evidence file: the players of the match it was added to.
+    index('tournament_match_evidence_upload_id_idx').on(table.uploadId),
     check(
       'tournament_match_evidence_not_empty',
       sql`${table.statement} is not null or ${table.uploadId} is not null`,

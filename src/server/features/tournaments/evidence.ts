@@ -75,3 +75,20 @@ export async function listMatchEvidence(
     .orderBy(asc(tournamentMatchEvidence.id));
   return rows.map((row) => toEvidence(row.evidence, row.username, row.upload));
 }
+
+/**
+ * The two players of the tournament match an evidence file was added to, or null when the file
+ * is no match's evidence: both may read it, as both players of a challenge read its dispute's.
+ */
+export async function matchPlayersOfUpload(
+  ctx: AppContext,
+  uploadId: string,
+): Promise<[number | null, number | null] | null> {
+  const [row] = await ctx.db
+    .select({ a: tournamentMatches.playerAId, b: tournamentMatches.playerBId })
+    .from(tournamentMatchEvidence)
+    .innerJoin(tournamentMatches, eq(tournamentMatches.id, tournamentMatchEvidence.matchId))
+    .where(eq(tournamentMatchEvidence.uploadId, uploadId))
+    .limit(1);
+  return row ? [row.a, row.b] : null;
+}

@@ -377,6 +377,15 @@ describe('a whole tournament', () => {
       { userId: b.id, statement: 'The last round was mine.', file: null },
       { userId: a.id, statement: null, file: { contentType: 'image/png' } },
     ]);
+    // The file is for both players of the match and the admins, as a challenge's evidence.
+    const fileUrl = picture.json<{ file: { url: string } }>().file.url;
+    for (const reader of [a.agent, b.agent, admin]) {
+      const read = await reader.get(fileUrl);
+      expect(read.statusCode).toBe(200);
+      expect(read.headers['content-type']).toBe('image/png');
+    }
+    const bystander = entrants.find((entrant) => entrant !== a && entrant !== b);
+    expect((await bystander!.agent.get(fileUrl)).statusCode).toBe(404);
     const empty = await a.agent.request({
       method: 'POST',
       url: url(view, match, 'evidence'),
