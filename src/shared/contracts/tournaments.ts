@@ -139,6 +139,11 @@ export const tournamentMatchSchema = z.object({
   scoreB: z.number().int().nullable(),
   reportedBy: z.number().int().nullable(),
   reviewEndsAt: z.string().nullable(),
+  /**
+   * When the worker decides the match if nobody reports it (`TOURNAMENT_MATCH_MINUTES` after it
+   * began; a no-show claim no sooner than `NO_SHOW_MINUTES` after it); null when it does not.
+   */
+  deadlineAt: z.string().nullable(),
   disputeReason: z.string().nullable(),
   standCause: z.string().nullable(),
 });

@@ -11,9 +11,11 @@ import {
 import { uploads } from '../../db/schema/uploads.ts';
 import type { User } from '../../db/schema/users.ts';
 import { users } from '../../db/schema/users.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { receiveEvidence, toEvidence } from '../challenges/evidence.ts';
 import type { FileStore } from '../uploads/store.ts';
+import { findTournamentMatch, lockTournament } from './service.ts';
 
 /** The match, 404 when it is not this tournament's, 403 for anyone but its players (and admins). */
 async function visibleMatch(
@@ -51,11 +53,20 @@ export async function addMatchEvidence(
   });
   if (match.status !== 'disputed') throw new AppError('CONFLICT', EVIDENCE_MESSAGES.notDisputed);
   const { statement, upload } = await receiveEvidence(ctx, store, request, viewer.id);
-  const [row] = await ctx.db
-    .insert(tournamentMatchEvidence)
-    .values({ matchId: match.id, userId: viewer.id, statement, uploadId: upload?.id ?? null })
-    .returning();
-  if (!row) throw new Error('insert returned no evidence');
+  // Under the tournament's lock, as every change to its matches: evidence answers a no-show
+  // claim, so it must not land on a match the time limit has just decided (decision 0020).
+  const row = await inTransaction(ctx.db, async ({ tx }) => {
+    await lockTournament(tx, ids.tournamentId);
+    const current = await findTournamentMatch(tx, match.id);
+    if (current?.status !== 'disputed')
+      throw new AppError('CONFLICT', EVIDENCE_MESSAGES.notDisputed);
+    const [inserted] = await tx
+      .insert(tournamentMatchEvidence)
+      .values({ matchId: match.id, userId: viewer.id, statement, uploadId: upload?.id ?? null })
+      .returning();
+    if (!inserted) throw new Error('insert returned no evidence');
+    return inserted;
+  });
   return toEvidence(row, viewer.username, upload);
 }
 

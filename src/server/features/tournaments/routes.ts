@@ -47,7 +47,7 @@ export const tournamentRoutes =
   (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
   async (app) => {
     async function detail(id: number, viewerId: number) {
-      const view = await tournamentDetail(ctx.db, id, viewerId);
+      const view = await tournamentDetail(ctx.db, id, viewerId, ctx.env);
       if (!view) throw new AppError('NOT_FOUND', TOURNAMENT_MESSAGES.notFound);
       return view;
     }

@@ -27,6 +27,8 @@ import { runTournamentPass } from './service.ts';
 /** Tournaments through the API (issue 23, DESIGN §13). */
 
 const MINUTE_MS = 60_000;
+/** Longer than the whole tournaments below take, unless a test waits for it. */
+const MATCH_MINUTES = 240;
 let now = new Date('2031-05-01T12:00:00Z');
 const clock = () => now;
 let t: TestApp;
@@ -36,7 +38,11 @@ beforeAll(async () => {
   // The clock moves ahead here: sessions must outlive it.
   t = await createTestApp({
     clock,
-    env: { SESSION_IDLE_MINUTES: '43200', SESSION_MAX_DAYS: '365' },
+    env: {
+      SESSION_IDLE_MINUTES: '43200',
+      SESSION_MAX_DAYS: '365',
+      TOURNAMENT_MATCH_MINUTES: String(MATCH_MINUTES),
+    },
   });
   ({ agent: admin } = await signInAdmin(t));
 });
@@ -544,6 +550,99 @@ describe('a whole tournament', () => {
     const cancelled = await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+  });
+});
+
+describe('the time limit of a match', () => {
+  it('decides once what nobody played: the higher seed, or an unanswered no-show claim, goes on', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    let view = await start(tournament);
+    const began = now.getTime();
+    const unplayed = matchOf(view, 1, 0);
+    expect(unplayed.deadlineAt).toBe(new Date(began + MATCH_MINUTES * MINUTE_MS).toISOString());
+    const claimed = matchOf(view, 1, 1);
+    const [claimant, absent] = sides(claimed, by);
+
+    now = new Date(began + (MATCH_MINUTES - 1) * MINUTE_MS);
+    expect((await claimant.agent.post(url(view, claimed, 'no-show'))).statusCode).toBe(200);
+    expect(await pass()).toMatchObject({ timedOut: 0 });
+    // The claim waits NO_SHOW_MINUTES for an answer, past the match's own limit.
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 1).deadlineAt).toBe(
+      new Date(began + (MATCH_MINUTES - 1 + 30) * MINUTE_MS).toISOString(),
+    );
+    now = new Date(began + (MATCH_MINUTES + 1) * MINUTE_MS);
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 0)).toMatchObject({
+      status: 'done',
+      winnerId: unplayed.playerA?.id,
+      standCause: 'time_limit',
+      deadlineAt: null,
+    });
+    expect(matchOf(view, 1, 1).status).toBe('disputed');
+
+    now = new Date(began + (MATCH_MINUTES + 30) * MINUTE_MS);
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    expect(await pass()).toMatchObject({ timedOut: 0 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 1)).toMatchObject({
+      status: 'done',
+      winnerId: claimant.id,
+      standCause: 'no_show',
+    });
+    const final = matchOf(view, 2, 0);
+    expect(final).toMatchObject({
+      status: 'playing',
+      playerA: { id: unplayed.playerA?.id },
+      playerB: { id: claimant.id },
+      deadlineAt: new Date(now.getTime() + MATCH_MINUTES * MINUTE_MS).toISOString(),
+    });
+    const news = (await absent.agent.get('/api/notifications')).json<NotificationList>();
+    expect(news.notifications[0]).toMatchObject({
+      kind: 'tournament_result',
+      title: `Tournament #${view.id}: your round 1 match ran out of time`,
+    });
+    expect(news.notifications[0]?.body).toContain('you did not answer the no-show claim');
+
+    // Nobody plays the final either: the higher seed is the champion, paid once.
+    now = new Date(now.getTime() + (MATCH_MINUTES + 1) * MINUTE_MS);
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    expect(await pass()).toMatchObject({ timedOut: 0 });
+    expect(await detail(view.id)).toMatchObject({
+      status: 'finished',
+      winnerId: unplayed.playerA?.id,
+    });
+    expect(await escrowOf(view.id)).toBe(0n);
+  });
+
+  it('leaves a no-show claim the other player answered to the admins', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    let view = await start(tournament);
+    const began = now.getTime();
+    const match = matchOf(view, 1, 0);
+    const [claimant, accused] = sides(match, by);
+    now = new Date(began + 31 * MINUTE_MS);
+    expect((await claimant.agent.post(url(view, match, 'no-show'))).statusCode).toBe(200);
+    const answer = await accused.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipartForm({ statement: 'I was in the lobby the whole time.' }),
+    });
+    expect(answer.statusCode).toBe(201);
+    now = new Date(began + 2 * MATCH_MINUTES * MINUTE_MS);
+    // The other match, nobody played, is decided; the answered claim is not.
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    expect(await pass()).toMatchObject({ timedOut: 0 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 0)).toMatchObject({ status: 'disputed', deadlineAt: null });
+    expect(matchOf(view, 1, 1)).toMatchObject({ status: 'done', standCause: 'time_limit' });
   });
 });
 

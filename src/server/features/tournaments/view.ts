@@ -16,6 +16,7 @@ import {
 } from '../../db/schema/tournaments.ts';
 import { users } from '../../db/schema/users.ts';
 import { bracketSize, roundsOf } from './bracket.ts';
+import { matchDeadline } from './service.ts';
 
 /** The most tournaments the list shows: the latest by start time. */
 export const TOURNAMENT_LIST_MAX = 200;
@@ -64,6 +65,7 @@ export async function tournamentDetail(
   db: Executor,
   id: number,
   viewerId: number,
+  env: Parameters<typeof matchDeadline>[1],
 ): Promise<TournamentDetail | null> {
   const [row] = await db
     .select({ tournament: tournaments, entrants: entrantCount, joined: joinedBy(viewerId) })
@@ -93,6 +95,10 @@ export async function tournamentDetail(
       match: tournamentMatches,
       aName: playerA.username,
       bName: playerB.username,
+      // A no-show claim the other player answered with evidence waits for an admin instead.
+      answered: sql<boolean>`exists (select 1 from tournament_match_evidence e
+        where e.match_id = ${tournamentMatches.id}
+          and e.user_id <> ${tournamentMatches.noShowClaimedBy})`,
     })
     .from(tournamentMatches)
     .leftJoin(playerA, eq(playerA.id, tournamentMatches.playerAId))
@@ -110,7 +116,7 @@ export async function tournamentDetail(
       place: entry.place,
       prize: entry.prizeCents === null ? null : centsToDollarNumber(entry.prizeCents),
     })),
-    matches: matches.map(({ match, aName, bName }): TournamentMatchView => ({
+    matches: matches.map(({ match, aName, bName, answered }): TournamentMatchView => ({
       id: match.id,
       round: match.round,
       slot: match.slot,
@@ -122,6 +128,10 @@ export async function tournamentDetail(
       scoreB: match.scoreB,
       reportedBy: match.reportedBy,
       reviewEndsAt: match.reviewEndsAt?.toISOString() ?? null,
+      deadlineAt:
+        tournament.status === 'live' && !answered
+          ? (matchDeadline(match, env)?.toISOString() ?? null)
+          : null,
       disputeReason: match.disputeReason,
       standCause: match.standCause,
     })),
