@@ -1,8 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { EVIDENCE_MESSAGES, type Evidence } from '#shared/contracts/challenges.ts';
 import { TOURNAMENT_MESSAGES } from '#shared/contracts/tournaments.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import {
   tournamentMatchEvidence,
   tournamentMatches,
@@ -77,14 +78,29 @@ export async function listMatchEvidence(
   viewer: User,
 ): Promise<Evidence[]> {
   const match = await visibleMatch(ctx, ids.tournamentId, ids.matchId, viewer);
-  const rows = await ctx.db
+  return (await evidenceOfMatches(ctx.db, [match.id])).get(match.id) ?? [];
+}
+
+/** The evidence on each of these matches, oldest first, by match. */
+export async function evidenceOfMatches(
+  db: Executor,
+  matchIds: readonly number[],
+): Promise<Map<number, Evidence[]>> {
+  const byMatch = new Map<number, Evidence[]>();
+  if (matchIds.length === 0) return byMatch;
+  const rows = await db
     .select({ evidence: tournamentMatchEvidence, username: users.username, upload: uploads })
     .from(tournamentMatchEvidence)
     .innerJoin(users, eq(users.id, tournamentMatchEvidence.userId))
     .leftJoin(uploads, eq(uploads.id, tournamentMatchEvidence.uploadId))
-    .where(eq(tournamentMatchEvidence.matchId, match.id))
+    .where(inArray(tournamentMatchEvidence.matchId, [...matchIds]))
     .orderBy(asc(tournamentMatchEvidence.id));
-  return rows.map((row) => toEvidence(row.evidence, row.username, row.upload));
+  for (const row of rows) {
+    const list = byMatch.get(row.evidence.matchId) ?? [];
+    list.push(toEvidence(row.evidence, row.username, row.upload));
+    byMatch.set(row.evidence.matchId, list);
+  }
+  return byMatch;
 }
 
 /**

@@ -553,6 +553,60 @@ describe('a whole tournament', () => {
   });
 });
 
+describe("the admins' queue of disputed matches", () => {
+  it('lists a disputed match with its evidence beside the challenges, and forgets it once decided there', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    const view = await start(tournament);
+    const match = matchOf(view, 1, 1);
+    const [a, b] = sides(match, by);
+    await report(view, match, a, true);
+    expect(
+      (await b.agent.post(url(view, match, 'dispute'), { reason: 'I won 3–2' })).statusCode,
+    ).toBe(200);
+    await b.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipartForm({ statement: 'The replay shows it.' }),
+    });
+    // The challenges' queue keeps its shape: it has no tournament match.
+    const challenges = (await admin.get('/api/admin/disputes')).json<Array<{ id: number }>>();
+    expect(challenges).toEqual([]);
+    const queue = await admin.get('/api/admin/tournament-disputes');
+    expect(queue.statusCode).toBe(200);
+    expect(queue.json()).toEqual([
+      {
+        tournamentId: view.id,
+        game: 'Tekken 8',
+        console: 'PlayStation',
+        rounds: 2,
+        matchId: match.id,
+        round: 1,
+        playerA: match.playerA,
+        playerB: match.playerB,
+        scoreA: 3,
+        scoreB: 1,
+        reportedBy: a.id,
+        reportedAt: now.toISOString(),
+        noShowClaimedBy: null,
+        disputeReason: 'I won 3–2',
+        screenshotUrl: 'https://example.com/result.png',
+        notes: null,
+        evidence: [expect.objectContaining({ userId: b.id, statement: 'The replay shows it.' })],
+      },
+    ]);
+    expect((await a.agent.get('/api/admin/tournament-disputes')).statusCode).toBe(403);
+    const decided = await admin.post(
+      `/api/admin/tournaments/${view.id}/matches/${match.id}/resolve`,
+      { winnerId: b.id },
+    );
+    expect(decided.statusCode).toBe(200);
+    expect((await admin.get('/api/admin/tournament-disputes')).json()).toEqual([]);
+  });
+});
+
 describe('the time limit of a match', () => {
   it('decides once what nobody played: the higher seed, or an unanswered no-show claim, goes on', async () => {
     const tournament = await create({ size: 4 });

@@ -1,10 +1,12 @@
 import { alias } from 'drizzle-orm/pg-core';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { WINNER_FEE_BASIS_POINTS } from '#shared/contracts/challenges.ts';
-import type {
-  TournamentDetail,
-  TournamentMatchView,
-  TournamentSummary,
+import {
+  TOURNAMENT_DISPUTES_MAX,
+  type AdminTournamentDispute,
+  type TournamentDetail,
+  type TournamentMatchView,
+  type TournamentSummary,
 } from '#shared/contracts/tournaments.ts';
 import { centsToDollarNumber, percentOf } from '#shared/money.ts';
 import type { Executor } from '../../db/client.ts';
@@ -16,6 +18,7 @@ import {
 } from '../../db/schema/tournaments.ts';
 import { users } from '../../db/schema/users.ts';
 import { bracketSize, roundsOf } from './bracket.ts';
+import { evidenceOfMatches } from './evidence.ts';
 import { matchDeadline } from './service.ts';
 
 /** The most tournaments the list shows: the latest by start time. */
@@ -136,4 +139,54 @@ export async function tournamentDetail(
       standCause: match.standCause,
     })),
   };
+}
+
+/**
+ * The disputed matches of live tournaments, oldest report first, each with both sides' evidence:
+ * the admins' queue beside the challenges' disputes (decision 0020).
+ */
+export async function listTournamentDisputes(db: Executor): Promise<AdminTournamentDispute[]> {
+  const rows = await db
+    .select({
+      tournament: tournaments,
+      entrants: entrantCount,
+      match: tournamentMatches,
+      aName: playerA.username,
+      bName: playerB.username,
+    })
+    .from(tournamentMatches)
+    .innerJoin(tournaments, eq(tournaments.id, tournamentMatches.tournamentId))
+    .innerJoin(playerA, eq(playerA.id, tournamentMatches.playerAId))
+    .innerJoin(playerB, eq(playerB.id, tournamentMatches.playerBId))
+    .where(and(eq(tournamentMatches.status, 'disputed'), eq(tournaments.status, 'live')))
+    .orderBy(asc(tournamentMatches.reportedAt), asc(tournamentMatches.id))
+    .limit(TOURNAMENT_DISPUTES_MAX);
+  const evidence = await evidenceOfMatches(
+    db,
+    rows.map((row) => row.match.id),
+  );
+  return rows.map(({ tournament, entrants, match, aName, bName }) => {
+    // The inner joins on both players found them.
+    if (match.playerAId === null || match.playerBId === null)
+      throw new Error(`disputed match ${match.id} lacks a player`);
+    return {
+      tournamentId: tournament.id,
+      game: tournament.game,
+      console: tournament.console,
+      rounds: roundsOf(bracketSize(Math.max(Number(entrants), 2))),
+      matchId: match.id,
+      round: match.round,
+      playerA: { id: match.playerAId, username: aName },
+      playerB: { id: match.playerBId, username: bName },
+      scoreA: match.scoreA,
+      scoreB: match.scoreB,
+      reportedBy: match.reportedBy,
+      reportedAt: match.reportedAt?.toISOString() ?? null,
+      noShowClaimedBy: match.noShowClaimedBy,
+      disputeReason: match.disputeReason,
+      screenshotUrl: match.screenshotUrl,
+      notes: match.notes,
+      evidence: evidence.get(match.id) ?? [],
+    };
+  });
 }

@@ -749,6 +749,9 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: adminOnly(200),
     },
   ],
+  'GET /api/admin/tournament-disputes': [
+    { request: () => get('/api/admin/tournament-disputes'), expect: adminOnly(200) },
+  ],
   'POST /api/admin/tournaments/:id/matches/:matchId/resolve': [
     {
       target: 'a disputed match of player and opponent',
