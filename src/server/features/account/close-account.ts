@@ -24,7 +24,7 @@ export const CLOSED_BY_PLAYER_NOTE = 'Account closed by the player';
 const TOURNAMENT_HOLD_REASONS = {
   open: ACCOUNT_CLOSE_MESSAGES.tournamentOpen,
   playing: ACCOUNT_CLOSE_MESSAGES.tournamentPlaying,
-  prize: ACCOUNT_CLOSE_MESSAGES.tournamentPrize,
+  out: ACCOUNT_CLOSE_MESSAGES.tournamentOut,
 } as const;
 
 /**

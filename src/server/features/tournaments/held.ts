@@ -1,23 +1,18 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { tournamentEntries, tournamentMatches, tournaments } from '../../db/schema/tournaments.ts';
-import { bracketSize, placesOfLoser } from './bracket.ts';
 
 /**
  * Why a tournament still holds money of a player's: their fee waits for the start (`open`), they
- * are still in the bracket (`playing`), or they are out but the place they lost in is paid at
- * the end (`prize`).
+ * are still in the bracket (`playing`), or they are out of it (`out`) while it goes on, and its
+ * end may still pay them a prize, or an admin's cancellation refund their fee.
  */
-export type TournamentHold = { tournamentId: number; state: 'open' | 'playing' | 'prize' };
+export type TournamentHold = { tournamentId: number; state: 'open' | 'playing' | 'out' };
 
-/**
- * The tournaments not yet finished or cancelled in which the player holds an entry and may still
- * be refunded or paid, oldest entry first. A player knocked out in a round whose places win
- * nothing is left out: nothing more can come to them.
- */
+/** The tournaments not yet finished or cancelled in which the player holds an entry, oldest first. */
 export async function tournamentHoldsOf(db: Executor, userId: number): Promise<TournamentHold[]> {
   const entered = await db
-    .select({ tournament: tournaments })
+    .select({ id: tournaments.id, status: tournaments.status })
     .from(tournamentEntries)
     .innerJoin(tournaments, eq(tournaments.id, tournamentEntries.tournamentId))
     .where(
@@ -29,38 +24,24 @@ export async function tournamentHoldsOf(db: Executor, userId: number): Promise<T
     )
     .orderBy(asc(tournamentEntries.id));
   const holds: TournamentHold[] = [];
-  for (const { tournament } of entered) {
+  for (const tournament of entered) {
     if (tournament.status === 'open') {
       holds.push({ tournamentId: tournament.id, state: 'open' });
       continue;
     }
-    const losses = await db
-      .select({ round: tournamentMatches.round, winnerId: tournamentMatches.winnerId })
+    const [lost] = await db
+      .select({ id: tournamentMatches.id })
       .from(tournamentMatches)
       .where(
         and(
           eq(tournamentMatches.tournamentId, tournament.id),
           eq(tournamentMatches.status, 'done'),
           or(eq(tournamentMatches.playerAId, userId), eq(tournamentMatches.playerBId, userId)),
+          ne(tournamentMatches.winnerId, userId),
         ),
-      );
-    const knockedOut = losses.find((match) => match.winnerId !== userId);
-    if (!knockedOut) {
-      holds.push({ tournamentId: tournament.id, state: 'playing' });
-      continue;
-    }
-    const [count] = await db
-      .select({ entrants: sql<number>`count(*)::int` })
-      .from(tournamentEntries)
-      .where(
-        and(
-          eq(tournamentEntries.tournamentId, tournament.id),
-          eq(tournamentEntries.status, 'entered'),
-        ),
-      );
-    const { first } = placesOfLoser(knockedOut.round, bracketSize(Number(count?.entrants ?? 0)));
-    if (first <= tournament.prizeSplit.length)
-      holds.push({ tournamentId: tournament.id, state: 'prize' });
+      )
+      .limit(1);
+    holds.push({ tournamentId: tournament.id, state: lost ? 'out' : 'playing' });
   }
   return holds;
 }
