@@ -873,7 +873,7 @@ function timeLimitOutcome(match: TournamentMatch): {
 const TIME_LIMIT_NEWS = {
   no_show: (won: boolean) =>
     won
-      ? 'your opponent did not answer your no-show claim, so you go on to the next round'
+      ? 'your opponent did not answer your no-show claim, so you go on'
       : 'you did not answer the no-show claim against you, so your opponent goes on',
   time_limit: (won: boolean) =>
     won

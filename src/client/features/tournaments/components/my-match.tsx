@@ -106,7 +106,7 @@ export function MyMatch({
           <p className="text-slate-300">
             {match.status === 'playing'
               ? `Play it and report the result by ${formatDateTime(match.deadlineAt)}: a match nobody reports by then goes to the higher seed (${match.playerA?.username ?? 'the first player'}).`
-              : `Unless your opponent answers the no-show claim with evidence by ${formatDateTime(match.deadlineAt)}, its claimant goes on.`}
+              : `A no-show claim the other player does not answer with evidence by ${formatDateTime(match.deadlineAt)} goes to the player who made it.`}
           </p>
         )}
         {match.status === 'playing' && (
