@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import { CHALLENGE_MESSAGES, WINNER_FEE_BASIS_POINTS } from '#shared/contracts/challenges.ts';
 import {
   DEFAULT_PRIZE_SPLIT,
@@ -22,6 +22,7 @@ import {
   type TournamentMatch,
 } from '../../db/schema/tournaments.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
+import { users } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import { formatUtc } from '../../lib/format-time.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -859,15 +860,24 @@ export function matchDeadline(
 /**
  * What the time limit decides for a match it found (decision 0020): an unanswered no-show claim
  * goes to the claimant; a match nobody played or claimed goes to its first player, the higher
- * seed (the one drawn earlier from the recorded seed).
+ * seed (the one drawn earlier from the recorded seed), unless that player's account is closed
+ * and the other's is not.
  */
-function timeLimitOutcome(match: TournamentMatch): {
-  winnerId: number;
-  cause: 'no_show' | 'time_limit';
-} {
-  const winnerId = match.noShowClaimedBy ?? match.playerAId;
-  if (winnerId === null) throw new Error(`match ${match.id} has no player to go on`);
-  return { winnerId, cause: match.noShowClaimedBy === null ? 'time_limit' : 'no_show' };
+async function timeLimitOutcome(
+  db: Executor,
+  match: TournamentMatch,
+): Promise<{ winnerId: number; cause: 'no_show' | 'time_limit' }> {
+  const { playerAId, playerBId, noShowClaimedBy } = match;
+  if (playerAId === null || playerBId === null)
+    throw new Error(`match ${match.id} has no two players`);
+  if (noShowClaimedBy !== null) return { winnerId: noShowClaimedBy, cause: 'no_show' };
+  const closed = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, [playerAId, playerBId]), isNotNull(users.deletedAt)));
+  const closedIds = new Set(closed.map((row) => row.id));
+  const winnerId = closedIds.has(playerAId) && !closedIds.has(playerBId) ? playerBId : playerAId;
+  return { winnerId, cause: 'time_limit' };
 }
 
 const TIME_LIMIT_NEWS = {
@@ -877,8 +887,8 @@ const TIME_LIMIT_NEWS = {
       : 'you did not answer the no-show claim against you, so your opponent goes on',
   time_limit: (won: boolean) =>
     won
-      ? 'nobody reported a result, so you go on as the higher seed'
-      : 'nobody reported a result, so your opponent goes on as the higher seed',
+      ? 'nobody reported a result, so you go on'
+      : 'nobody reported a result, so your opponent goes on',
 } as const;
 
 /**
@@ -919,7 +929,7 @@ async function decideOneUnplayed(ctx: AppContext, now: Date): Promise<boolean> {
       )
       .orderBy(asc(tournamentMatches.round), asc(tournamentMatches.slot));
     for (const match of matches) {
-      const outcome = timeLimitOutcome(match);
+      const outcome = await timeLimitOutcome(uow.tx, match);
       for (const userId of [match.playerAId, match.playerBId]) {
         if (userId === null) continue;
         await notify(uow, ctx.bus, {

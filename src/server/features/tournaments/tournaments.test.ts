@@ -673,6 +673,33 @@ describe('the time limit of a match', () => {
     expect(await escrowOf(view.id)).toBe(0n);
   });
 
+  it('lets the player whose opponent closed their account go on, even as the lower seed', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    let view = await start(tournament);
+    const began = now.getTime();
+    const [higher, lower] = sides(matchOf(view, 1, 0), by);
+    const deleted = await admin.request({
+      method: 'DELETE',
+      url: `/api/admin/users/${higher.id}`,
+      payload: { reason: 'Asked to leave' },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    now = new Date(began + (MATCH_MINUTES + 1) * MINUTE_MS);
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 0)).toMatchObject({
+      status: 'done',
+      winnerId: lower.id,
+      standCause: 'time_limit',
+    });
+    // Nobody closed an account in the other match: its higher seed goes on.
+    const other = matchOf(view, 1, 1);
+    expect(other).toMatchObject({ winnerId: other.playerA?.id, standCause: 'time_limit' });
+  });
+
   it('leaves a no-show claim the other player answered to the admins', async () => {
     const tournament = await create({ size: 4 });
     const four = await players(4);
