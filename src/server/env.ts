@@ -233,6 +233,16 @@ const envSchema = z.object({
     .max(1440, 'must be 1 to 1440 minutes')
     .default(30),
   /**
+   * How long a tournament match may go unplayed once both its players are known (DESIGN §13,
+   * decision 0020): then the worker decides it.
+   */
+  TOURNAMENT_MATCH_MINUTES: z.coerce
+    .number({ error: 'must be 10 to 10080 minutes' })
+    .int('must be 10 to 10080 minutes')
+    .min(10, 'must be 10 to 10080 minutes')
+    .max(10080, 'must be 10 to 10080 minutes')
+    .default(60),
+  /**
    * Admins must sign in with a second factor (DESIGN §16): without it, every admin route answers
    * 403 and the admin page shows the set-up. Turning it off is for closed test deployments only.
    */

@@ -380,6 +380,12 @@ const SCREENS: Screen[] = [
     path: '/admin',
     open: dialog('RESOLVE', 'Resolve Dispute', tab('DISPUTES')),
   },
+  {
+    name: 'admin, Decide Tournament Match',
+    as: 'admin',
+    path: '/admin',
+    open: dialog('DECIDE', 'Decide Tournament Match', tab('DISPUTES')),
+  },
   { name: 'admin, PAYOUTS', as: 'admin', path: '/admin', open: tab('PAYOUTS') },
   {
     name: 'admin, Complete Payout',

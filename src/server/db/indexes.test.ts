@@ -193,6 +193,20 @@ const FILL = [
      select g, (g % ${ROWS}) + 1, 'Cheating', case when g % 2000 = 0 then 'open' else 'dismissed' end,
        now() - (g || ' seconds')::interval
      from generate_series(1, ${ROWS}) g`,
+  // Tournaments of four (DESIGN §13): nearly all finished, a few open or live; each player holds
+  // one entry, and each tournament its three matches.
+  `insert into tournaments (game, console, entry_fee_cents, size, starts_at, prize_split, status,
+       created_by)
+     select 'Chess', 'PC', 300, 4, now(), '{70,30}',
+       case g % 100 when 0 then 'open' when 1 then 'live' else 'finished' end, 1
+     from generate_series(1, ${ROWS} / 4) g`,
+  `insert into tournament_entries (tournament_id, user_id)
+     select (g - 1) / 4 + 1, g from generate_series(1, ${ROWS}) g`,
+  `insert into tournament_matches (tournament_id, round, slot, player_a_id, player_b_id, status,
+       winner_id)
+     select t, r, s, (t - 1) * 4 + 1 + s * 2, (t - 1) * 4 + 2 + s * 2, 'done',
+       (t - 1) * 4 + 1 + s * 2
+     from generate_series(1, ${ROWS} / 4) t, (values (1, 0), (1, 1), (2, 0)) m(r, s)`,
   `analyze`,
 ];
 

@@ -27,6 +27,12 @@ export const ACCOUNT_CLOSE_MESSAGES = {
     `your winnings from challenge #${id} are under review until ${until}`,
   payoutPending: (id: number, amount: string) =>
     `your payout request #${id} of ${amount} is still being processed`,
+  tournamentOpen: (id: number) =>
+    `tournament #${id} holds your entry fee until it starts (leave it first)`,
+  tournamentPlaying: (id: number) =>
+    `you are still playing in tournament #${id}, which pays its prizes when it ends`,
+  tournamentOut: (id: number) =>
+    `tournament #${id} may still pay you a prize, or refund your entry fee, until it ends`,
 } as const;
 
 /** `POST /api/me/close`: the password, so that a session left open cannot close the account. */

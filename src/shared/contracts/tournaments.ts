@@ -1,4 +1,5 @@
 import { groupThousands } from '../money.ts';
+import { evidenceSchema } from './challenges.ts';
 import { CONSOLES, GAME_MAX } from '../lobby.ts';
 import { z } from '../validation.ts';
 
@@ -139,6 +140,11 @@ export const tournamentMatchSchema = z.object({
   scoreB: z.number().int().nullable(),
   reportedBy: z.number().int().nullable(),
   reviewEndsAt: z.string().nullable(),
+  /**
+   * When the worker decides the match if nobody reports it (`TOURNAMENT_MATCH_MINUTES` after it
+   * began; a no-show claim no sooner than `NO_SHOW_MINUTES` after it); null when it does not.
+   */
+  deadlineAt: z.string().nullable(),
   disputeReason: z.string().nullable(),
   standCause: z.string().nullable(),
 });
@@ -156,3 +162,32 @@ export const tournamentDetailSchema = tournamentSummarySchema.extend({
 export type TournamentDetail = z.infer<typeof tournamentDetailSchema>;
 
 export const tournamentListSchema = z.array(tournamentSummarySchema);
+
+/** The most disputed tournament matches the admins' queue shows at once, oldest first. */
+export const TOURNAMENT_DISPUTES_MAX = 200;
+
+/**
+ * `GET /api/admin/tournament-disputes`: a disputed match of a live tournament, with what the
+ * admin needs to decide it through `POST /api/admin/tournaments/{id}/matches/{matchId}/resolve`.
+ * A list of its own beside `GET /api/admin/disputes`, whose challenges keep their shape.
+ */
+export const adminTournamentDisputeSchema = z.object({
+  tournamentId: z.number().int(),
+  game: z.string(),
+  console: z.string(),
+  rounds: z.number().int(),
+  matchId: z.number().int(),
+  round: z.number().int(),
+  playerA: playerRefSchema,
+  playerB: playerRefSchema,
+  scoreA: z.number().int().nullable(),
+  scoreB: z.number().int().nullable(),
+  reportedBy: z.number().int().nullable(),
+  reportedAt: z.string().nullable(),
+  noShowClaimedBy: z.number().int().nullable(),
+  disputeReason: z.string().nullable(),
+  screenshotUrl: z.string().nullable(),
+  notes: z.string().nullable(),
+  evidence: z.array(evidenceSchema),
+});
+export type AdminTournamentDispute = z.infer<typeof adminTournamentDisputeSchema>;

@@ -107,13 +107,19 @@ export type TournamentEntry = typeof tournamentEntries.$inferSelect;
 export const MATCH_STATUSES = ['waiting', 'playing', 'reported', 'disputed', 'done'] as const;
 export type MatchStatus = (typeof MATCH_STATUSES)[number];
 
-/** How a match's result came to stand (as a challenge's `release_cause`), or a bye. */
+/**
+ * How a match's result came to stand (as a challenge's `release_cause`), or a bye; past the
+ * match's time limit, a no-show claim nobody answered (`no_show`) or a match nobody played
+ * (`time_limit`).
+ */
 export const MATCH_STAND_CAUSES = [
   'confirmed',
   'agreed',
   'review_ended',
   'decided',
   'bye',
+  'no_show',
+  'time_limit',
 ] as const;
 export type MatchStandCause = (typeof MATCH_STAND_CAUSES)[number];
 
@@ -157,6 +163,10 @@ export const tournamentMatches = pgTable(
     index('tournament_matches_review_due_idx')
       .on(table.reviewEndsAt)
       .where(sql`status = 'reported'`),
+    // And matches past their time limit: unplayed, or with a no-show claim still undecided.
+    index('tournament_matches_unplayed_idx')
+      .on(table.readyAt)
+      .where(sql`status = 'playing' or (status = 'disputed' and no_show_claimed_by is not null)`),
     check(
       'tournament_matches_status_known',
       sql`${table.status} in ('waiting', 'playing', 'reported', 'disputed', 'done')`,
@@ -185,6 +195,8 @@ export const tournamentMatchEvidence = pgTable(
   },
   (table) => [
     index('tournament_match_evidence_match_id_idx').on(table.matchId, table.id),
+    // Who may read an evidence file: the players of the match it was added to.
+    index('tournament_match_evidence_upload_id_idx').on(table.uploadId),
     check(
       'tournament_match_evidence_not_empty',
       sql`${table.statement} is not null or ${table.uploadId} is not null`,

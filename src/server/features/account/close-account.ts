@@ -11,6 +11,7 @@ import { formatUtc } from '../../lib/format-time.ts';
 import { UNAUTHENTICATED_MESSAGE } from '../../plugins/access.ts';
 import { lockUser } from '../admin/repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { tournamentHoldsOf } from '../tournaments/held.ts';
 import {
   closeAccountLocked,
   unusablePasswordHash,
@@ -20,10 +21,16 @@ import {
 /** The ledger memo and licence note of a player's own closing. */
 export const CLOSED_BY_PLAYER_NOTE = 'Account closed by the player';
 
+const TOURNAMENT_HOLD_REASONS = {
+  open: ACCOUNT_CLOSE_MESSAGES.tournamentOpen,
+  playing: ACCOUNT_CLOSE_MESSAGES.tournamentPlaying,
+  out: ACCOUNT_CLOSE_MESSAGES.tournamentOut,
+} as const;
+
 /**
  * Where the player's money still is, in words, oldest first: stakes in escrow (their open
  * challenges, the accepted and disputed ones they play in), winnings held for review (DESIGN §10)
- * and payouts not yet sent. Empty when nothing holds money of theirs. Every challenge with money
+ * payouts not yet sent, and tournaments that will refund or pay them. Empty when nothing holds money of theirs. Every challenge with money
  * of the player's has them as a player (the winner is one of the two), so both reads go through
  * the players' and the owner's indexes.
  */
@@ -74,6 +81,10 @@ export async function moneyHeldFor(db: Executor, userId: number): Promise<string
   });
   for (const payout of pending) {
     reasons.push(ACCOUNT_CLOSE_MESSAGES.payoutPending(payout.id, formatCents(payout.amountCents)));
+  }
+  // A tournament's refund or prize reaches a closed account's wallet no more (decision 0020).
+  for (const hold of await tournamentHoldsOf(db, userId)) {
+    reasons.push(TOURNAMENT_HOLD_REASONS[hold.state](hold.tournamentId));
   }
   return reasons;
 }

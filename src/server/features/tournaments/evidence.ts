@@ -1,8 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { EVIDENCE_MESSAGES, type Evidence } from '#shared/contracts/challenges.ts';
 import { TOURNAMENT_MESSAGES } from '#shared/contracts/tournaments.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import {
   tournamentMatchEvidence,
   tournamentMatches,
@@ -11,9 +12,11 @@ import {
 import { uploads } from '../../db/schema/uploads.ts';
 import type { User } from '../../db/schema/users.ts';
 import { users } from '../../db/schema/users.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { receiveEvidence, toEvidence } from '../challenges/evidence.ts';
 import type { FileStore } from '../uploads/store.ts';
+import { findTournamentMatch, lockTournament } from './service.ts';
 
 /** The match, 404 when it is not this tournament's, 403 for anyone but its players (and admins). */
 async function visibleMatch(
@@ -51,11 +54,20 @@ export async function addMatchEvidence(
   });
   if (match.status !== 'disputed') throw new AppError('CONFLICT', EVIDENCE_MESSAGES.notDisputed);
   const { statement, upload } = await receiveEvidence(ctx, store, request, viewer.id);
-  const [row] = await ctx.db
-    .insert(tournamentMatchEvidence)
-    .values({ matchId: match.id, userId: viewer.id, statement, uploadId: upload?.id ?? null })
-    .returning();
-  if (!row) throw new Error('insert returned no evidence');
+  // Under the tournament's lock, as every change to its matches: evidence answers a no-show
+  // claim, so it must not land on a match the time limit has just decided (decision 0020).
+  const row = await inTransaction(ctx.db, async ({ tx }) => {
+    await lockTournament(tx, ids.tournamentId);
+    const current = await findTournamentMatch(tx, match.id);
+    if (current?.status !== 'disputed')
+      throw new AppError('CONFLICT', EVIDENCE_MESSAGES.notDisputed);
+    const [inserted] = await tx
+      .insert(tournamentMatchEvidence)
+      .values({ matchId: match.id, userId: viewer.id, statement, uploadId: upload?.id ?? null })
+      .returning();
+    if (!inserted) throw new Error('insert returned no evidence');
+    return inserted;
+  });
   return toEvidence(row, viewer.username, upload);
 }
 
@@ -66,12 +78,44 @@ export async function listMatchEvidence(
   viewer: User,
 ): Promise<Evidence[]> {
   const match = await visibleMatch(ctx, ids.tournamentId, ids.matchId, viewer);
-  const rows = await ctx.db
+  return (await evidenceOfMatches(ctx.db, [match.id])).get(match.id) ?? [];
+}
+
+/** The evidence on each of these matches, oldest first, by match. */
+export async function evidenceOfMatches(
+  db: Executor,
+  matchIds: readonly number[],
+): Promise<Map<number, Evidence[]>> {
+  const byMatch = new Map<number, Evidence[]>();
+  if (matchIds.length === 0) return byMatch;
+  const rows = await db
     .select({ evidence: tournamentMatchEvidence, username: users.username, upload: uploads })
     .from(tournamentMatchEvidence)
     .innerJoin(users, eq(users.id, tournamentMatchEvidence.userId))
     .leftJoin(uploads, eq(uploads.id, tournamentMatchEvidence.uploadId))
-    .where(eq(tournamentMatchEvidence.matchId, match.id))
+    .where(inArray(tournamentMatchEvidence.matchId, [...matchIds]))
     .orderBy(asc(tournamentMatchEvidence.id));
-  return rows.map((row) => toEvidence(row.evidence, row.username, row.upload));
+  for (const row of rows) {
+    const list = byMatch.get(row.evidence.matchId) ?? [];
+    list.push(toEvidence(row.evidence, row.username, row.upload));
+    byMatch.set(row.evidence.matchId, list);
+  }
+  return byMatch;
+}
+
+/**
+ * The two players of the tournament match an evidence file was added to, or null when the file
+ * is no match's evidence: both may read it, as both players of a challenge read its dispute's.
+ */
+export async function matchPlayersOfUpload(
+  ctx: AppContext,
+  uploadId: string,
+): Promise<[number | null, number | null] | null> {
+  const [row] = await ctx.db
+    .select({ a: tournamentMatches.playerAId, b: tournamentMatches.playerBId })
+    .from(tournamentMatchEvidence)
+    .innerJoin(tournamentMatches, eq(tournamentMatches.id, tournamentMatchEvidence.matchId))
+    .where(eq(tournamentMatchEvidence.uploadId, uploadId))
+    .limit(1);
+  return row ? [row.a, row.b] : null;
 }

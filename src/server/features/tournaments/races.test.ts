@@ -128,4 +128,48 @@ describe.runIf(onPostgres)('tournament races on PostgreSQL', () => {
     expect(view.matches).toHaveLength(3);
     await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
   });
+
+  it('two workers and a late report racing a match past its time limit: it is decided once', async () => {
+    for (let round = 0; round < 4; round += 1) {
+      now = new Date(now.getTime() + 2 * 3_600_000);
+      const tournament = await create();
+      const entrants = await players(4);
+      for (const entrant of entrants)
+        await entrant.agent.post(`/api/tournaments/${tournament.id}/join`);
+      now = new Date(new Date(tournament.startsAt).getTime() + 1000);
+      await runTournamentPass(ctx());
+      const started = (
+        await admin.get(`/api/tournaments/${tournament.id}`)
+      ).json<TournamentDetail>();
+      const match = started.matches.find((m) => m.round === 1 && m.slot === 0);
+      const reporter = entrants.find((entrant) => entrant.id === match?.playerB?.id);
+      if (!match || !reporter) throw new Error('no first match');
+      now = new Date(now.getTime() + (t.env.TOURNAMENT_MATCH_MINUTES + 1) * 60_000);
+      const [report, ...passes] = await Promise.all([
+        reporter.agent.post(`/api/tournaments/${tournament.id}/matches/${match.id}/submit`, {
+          creatorScore: 0,
+          acceptorScore: 2,
+          screenshot: 'https://example.com/late.png',
+        }),
+        runTournamentPass(ctx()),
+        runTournamentPass(ctx()),
+      ]);
+      // A worker that found the tournament locked by the report skipped it: the next pass takes it.
+      passes.push(await runTournamentPass(ctx()));
+      const view = (await admin.get(`/api/tournaments/${tournament.id}`)).json<TournamentDetail>();
+      const first = view.matches.find((m) => m.id === match.id);
+      if (report?.statusCode === 200) {
+        expect(first).toMatchObject({ status: 'reported', winnerId: reporter.id });
+      } else {
+        expect(first).toMatchObject({ status: 'done', standCause: 'time_limit' });
+      }
+      // The other first-round match is decided by exactly one of the passes.
+      expect(view.matches.find((m) => m.round === 1 && m.slot === 1)).toMatchObject({
+        status: 'done',
+        standCause: 'time_limit',
+      });
+      expect(passes.reduce((sum, pass) => sum + pass.timedOut, 0)).toBe(1);
+      await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
+    }
+  });
 });

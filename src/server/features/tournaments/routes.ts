@@ -6,6 +6,7 @@ import {
 } from '#shared/contracts/challenges.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
+  adminTournamentDisputeSchema,
   createTournamentBodySchema,
   resolveTournamentMatchBodySchema,
   TOURNAMENT_MESSAGES,
@@ -32,7 +33,7 @@ import {
   resolveMatch,
   submitMatch,
 } from './service.ts';
-import { listTournaments, tournamentDetail } from './view.ts';
+import { listTournamentDisputes, listTournaments, tournamentDetail } from './view.ts';
 
 const errors = {
   400: errorBodySchema,
@@ -47,7 +48,7 @@ export const tournamentRoutes =
   (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
   async (app) => {
     async function detail(id: number, viewerId: number) {
-      const view = await tournamentDetail(ctx.db, id, viewerId);
+      const view = await tournamentDetail(ctx.db, id, viewerId, ctx.env);
       if (!view) throw new AppError('NOT_FOUND', TOURNAMENT_MESSAGES.notFound);
       return view;
     }
@@ -248,6 +249,15 @@ export const tournamentRoutes =
         await cancelTournament(ctx, request.params.id, admin.id);
         return detail(request.params.id, admin.id);
       },
+    );
+
+    app.get(
+      '/api/admin/tournament-disputes',
+      {
+        config: { access: 'admin' },
+        schema: { response: { 200: z.array(adminTournamentDisputeSchema), ...errors } },
+      },
+      async () => listTournamentDisputes(ctx.db),
     );
 
     app.post(

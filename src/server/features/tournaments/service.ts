@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import { CHALLENGE_MESSAGES, WINNER_FEE_BASIS_POINTS } from '#shared/contracts/challenges.ts';
 import {
   DEFAULT_PRIZE_SPLIT,
@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import {
   tournamentEntries,
+  tournamentMatchEvidence,
   tournamentMatches,
   tournaments,
   type MatchStandCause,
@@ -21,6 +22,7 @@ import {
   type TournamentMatch,
 } from '../../db/schema/tournaments.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
+import { users } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import { formatUtc } from '../../lib/format-time.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -838,19 +840,133 @@ async function standOneDue(ctx: AppContext, now: Date): Promise<boolean> {
   });
 }
 
+/**
+ * When the time limit decides a match (decision 0020): `TOURNAMENT_MATCH_MINUTES` after both its
+ * players were known, and for a no-show claim never sooner than `NO_SHOW_MINUTES` after it, so
+ * that the other player has time to answer it. Null for a match the time limit leaves alone.
+ */
+export function matchDeadline(
+  match: Pick<TournamentMatch, 'status' | 'readyAt' | 'noShowClaimedBy' | 'reportedAt'>,
+  env: Pick<AppContext['env'], 'TOURNAMENT_MATCH_MINUTES' | 'NO_SHOW_MINUTES'>,
+): Date | null {
+  if (match.readyAt === null) return null;
+  const limit = match.readyAt.getTime() + env.TOURNAMENT_MATCH_MINUTES * 60_000;
+  if (match.status === 'playing') return new Date(limit);
+  if (match.status !== 'disputed' || match.noShowClaimedBy === null || match.reportedAt === null)
+    return null;
+  return new Date(Math.max(limit, match.reportedAt.getTime() + env.NO_SHOW_MINUTES * 60_000));
+}
+
+/**
+ * What the time limit decides for a match it found (decision 0020): an unanswered no-show claim
+ * goes to the claimant; a match nobody played or claimed goes to its first player, the higher
+ * seed (the one drawn earlier from the recorded seed), unless that player's account is closed
+ * and the other's is not.
+ */
+async function timeLimitOutcome(
+  db: Executor,
+  match: TournamentMatch,
+): Promise<{ winnerId: number; cause: 'no_show' | 'time_limit' }> {
+  const { playerAId, playerBId, noShowClaimedBy } = match;
+  if (playerAId === null || playerBId === null)
+    throw new Error(`match ${match.id} has no two players`);
+  if (noShowClaimedBy !== null) return { winnerId: noShowClaimedBy, cause: 'no_show' };
+  const closed = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, [playerAId, playerBId]), isNotNull(users.deletedAt)));
+  const closedIds = new Set(closed.map((row) => row.id));
+  const winnerId = closedIds.has(playerAId) && !closedIds.has(playerBId) ? playerBId : playerAId;
+  return { winnerId, cause: 'time_limit' };
+}
+
+const TIME_LIMIT_NEWS = {
+  no_show: (won: boolean) =>
+    won
+      ? 'your opponent did not answer your no-show claim, so you go on'
+      : 'you did not answer the no-show claim against you, so your opponent goes on',
+  time_limit: (won: boolean) =>
+    won
+      ? 'nobody reported a result, so you go on'
+      : 'nobody reported a result, so your opponent goes on',
+} as const;
+
+/**
+ * Claims one live tournament with a match past its time limit (`TOURNAMENT_MATCH_MINUTES` after
+ * both players were known) that nobody reported, and decides each such match by the time limit's
+ * rule (`timeLimitOutcome`), telling both players. A disputed report, or a no-show claim the
+ * other player answered, waits for an admin.
+ */
+async function decideOneUnplayed(ctx: AppContext, now: Date): Promise<boolean> {
+  const readyBefore = new Date(now.getTime() - ctx.env.TOURNAMENT_MATCH_MINUTES * 60_000);
+  const claimedBefore = new Date(now.getTime() - ctx.env.NO_SHOW_MINUTES * 60_000);
+  // Unplayed, or claimed as a no-show that the other player has not answered with evidence
+  // (`matchDeadline` in SQL).
+  const unplayed = (m: SQL) => sql`${m}.ready_at <= ${readyBefore.toISOString()}::timestamptz
+    and (${m}.status = 'playing' or (${m}.status = 'disputed' and ${m}.no_show_claimed_by is not null
+      and ${m}.reported_at <= ${claimedBefore.toISOString()}::timestamptz
+      and not exists (select 1 from ${tournamentMatchEvidence} e
+        where e.match_id = ${m}.id and e.user_id <> ${m}.no_show_claimed_by)))`;
+  return inTransaction(ctx.db, async (uow) => {
+    const [due] = await uow.tx
+      .select()
+      .from(tournaments)
+      .where(
+        and(
+          eq(tournaments.status, 'live'),
+          sql`exists (select 1 from ${tournamentMatches} m
+            where m.tournament_id = "tournaments"."id" and ${unplayed(sql.raw('m'))})`,
+        ),
+      )
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!due) return false;
+    const matches = await uow.tx
+      .select()
+      .from(tournamentMatches)
+      .where(
+        and(eq(tournamentMatches.tournamentId, due.id), unplayed(sql.raw('"tournament_matches"'))),
+      )
+      .orderBy(asc(tournamentMatches.round), asc(tournamentMatches.slot));
+    for (const match of matches) {
+      const outcome = await timeLimitOutcome(uow.tx, match);
+      for (const userId of [match.playerAId, match.playerBId]) {
+        if (userId === null) continue;
+        await notify(uow, ctx.bus, {
+          userId,
+          kind: 'tournament_result',
+          title: `Tournament #${due.id}: your round ${match.round} match ran out of time`,
+          body:
+            `Your round ${match.round} match in tournament #${due.id} was not played within ` +
+            `${ctx.env.TOURNAMENT_MATCH_MINUTES} minutes: ` +
+            `${TIME_LIMIT_NEWS[outcome.cause](userId === outcome.winnerId)}.`,
+          dedupeKey: `tournament-time-limit:${match.id}:${userId}`,
+        });
+      }
+      await standLocked(ctx, uow, due, match, outcome.winnerId, outcome.cause);
+    }
+    return true;
+  });
+}
+
 export interface TournamentPass {
   started: number;
   stood: number;
+  timedOut: number;
 }
 
-/** One pass of the tournament worker: starts what is due, then lets ended reviews stand. */
+/**
+ * One pass of the tournament worker: starts what is due, lets ended reviews stand, then decides
+ * the matches past their time limit.
+ */
 export async function runTournamentPass(
   ctx: AppContext,
   batch = TOURNAMENT_BATCH,
 ): Promise<TournamentPass> {
-  const pass: TournamentPass = { started: 0, stood: 0 };
+  const pass: TournamentPass = { started: 0, stood: 0, timedOut: 0 };
   const now = ctx.clock();
   while (pass.started < batch && (await startOneDue(ctx, now))) pass.started += 1;
   while (pass.stood < batch && (await standOneDue(ctx, now))) pass.stood += 1;
+  while (pass.timedOut < batch && (await decideOneUnplayed(ctx, now))) pass.timedOut += 1;
   return pass;
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_CLOSE_MESSAGES } from '#shared/contracts/account-data.ts';
 import type { NotificationList } from '#shared/contracts/notifications.ts';
 import {
   TOURNAMENT_MESSAGES,
@@ -26,6 +27,8 @@ import { runTournamentPass } from './service.ts';
 /** Tournaments through the API (issue 23, DESIGN §13). */
 
 const MINUTE_MS = 60_000;
+/** Longer than the whole tournaments below take, unless a test waits for it. */
+const MATCH_MINUTES = 240;
 let now = new Date('2031-05-01T12:00:00Z');
 const clock = () => now;
 let t: TestApp;
@@ -35,7 +38,11 @@ beforeAll(async () => {
   // The clock moves ahead here: sessions must outlive it.
   t = await createTestApp({
     clock,
-    env: { SESSION_IDLE_MINUTES: '43200', SESSION_MAX_DAYS: '365' },
+    env: {
+      SESSION_IDLE_MINUTES: '43200',
+      SESSION_MAX_DAYS: '365',
+      TOURNAMENT_MATCH_MINUTES: String(MATCH_MINUTES),
+    },
   });
   ({ agent: admin } = await signInAdmin(t));
 });
@@ -57,14 +64,15 @@ const pass = () => runTournamentPass(ctx());
 interface Player {
   agent: Agent;
   id: number;
+  password: string;
 }
 
 async function players(count: number, dollars = 10): Promise<Player[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
-      const { agent, user } = await signUp(t.app);
+      const { agent, user, password } = await signUp(t.app);
       await fund(t.database, user.id, BigInt(dollars * 100));
-      return { agent, id: user.id };
+      return { agent, id: user.id, password };
     }),
   );
 }
@@ -375,6 +383,15 @@ describe('a whole tournament', () => {
       { userId: b.id, statement: 'The last round was mine.', file: null },
       { userId: a.id, statement: null, file: { contentType: 'image/png' } },
     ]);
+    // The file is for both players of the match and the admins, as a challenge's evidence.
+    const fileUrl = picture.json<{ file: { url: string } }>().file.url;
+    for (const reader of [a.agent, b.agent, admin]) {
+      const read = await reader.get(fileUrl);
+      expect(read.statusCode).toBe(200);
+      expect(read.headers['content-type']).toBe('image/png');
+    }
+    const bystander = entrants.find((entrant) => entrant !== a && entrant !== b);
+    expect((await bystander!.agent.get(fileUrl)).statusCode).toBe(404);
     const empty = await a.agent.request({
       method: 'POST',
       url: url(view, match, 'evidence'),
@@ -533,6 +550,238 @@ describe('a whole tournament', () => {
     const cancelled = await admin.post(`/api/admin/tournaments/${tournament.id}/cancel`);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     for (const entrant of entrants) expect(await balanceOf(t.database, entrant.id)).toBe(1000n);
+  });
+});
+
+describe("the admins' queue of disputed matches", () => {
+  it('lists a disputed match with its evidence beside the challenges, and forgets it once decided there', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    const view = await start(tournament);
+    const match = matchOf(view, 1, 1);
+    const [a, b] = sides(match, by);
+    await report(view, match, a, true);
+    expect(
+      (await b.agent.post(url(view, match, 'dispute'), { reason: 'I won 3–2' })).statusCode,
+    ).toBe(200);
+    await b.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipartForm({ statement: 'The replay shows it.' }),
+    });
+    // The challenges' queue keeps its shape: it has no tournament match.
+    const challenges = (await admin.get('/api/admin/disputes')).json<Array<{ id: number }>>();
+    expect(challenges).toEqual([]);
+    const queue = await admin.get('/api/admin/tournament-disputes');
+    expect(queue.statusCode).toBe(200);
+    expect(queue.json()).toEqual([
+      {
+        tournamentId: view.id,
+        game: 'Tekken 8',
+        console: 'PlayStation',
+        rounds: 2,
+        matchId: match.id,
+        round: 1,
+        playerA: match.playerA,
+        playerB: match.playerB,
+        scoreA: 3,
+        scoreB: 1,
+        reportedBy: a.id,
+        reportedAt: now.toISOString(),
+        noShowClaimedBy: null,
+        disputeReason: 'I won 3–2',
+        screenshotUrl: 'https://example.com/result.png',
+        notes: null,
+        evidence: [expect.objectContaining({ userId: b.id, statement: 'The replay shows it.' })],
+      },
+    ]);
+    expect((await a.agent.get('/api/admin/tournament-disputes')).statusCode).toBe(403);
+    const decided = await admin.post(
+      `/api/admin/tournaments/${view.id}/matches/${match.id}/resolve`,
+      { winnerId: b.id },
+    );
+    expect(decided.statusCode).toBe(200);
+    expect((await admin.get('/api/admin/tournament-disputes')).json()).toEqual([]);
+  });
+});
+
+describe('the time limit of a match', () => {
+  it('decides once what nobody played: the higher seed, or an unanswered no-show claim, goes on', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    let view = await start(tournament);
+    const began = now.getTime();
+    const unplayed = matchOf(view, 1, 0);
+    expect(unplayed.deadlineAt).toBe(new Date(began + MATCH_MINUTES * MINUTE_MS).toISOString());
+    const claimed = matchOf(view, 1, 1);
+    const [claimant, absent] = sides(claimed, by);
+
+    now = new Date(began + (MATCH_MINUTES - 1) * MINUTE_MS);
+    expect((await claimant.agent.post(url(view, claimed, 'no-show'))).statusCode).toBe(200);
+    expect(await pass()).toMatchObject({ timedOut: 0 });
+    // The claim waits NO_SHOW_MINUTES for an answer, past the match's own limit.
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 1).deadlineAt).toBe(
+      new Date(began + (MATCH_MINUTES - 1 + 30) * MINUTE_MS).toISOString(),
+    );
+    now = new Date(began + (MATCH_MINUTES + 1) * MINUTE_MS);
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 0)).toMatchObject({
+      status: 'done',
+      winnerId: unplayed.playerA?.id,
+      standCause: 'time_limit',
+      deadlineAt: null,
+    });
+    expect(matchOf(view, 1, 1).status).toBe('disputed');
+
+    now = new Date(began + (MATCH_MINUTES + 30) * MINUTE_MS);
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    expect(await pass()).toMatchObject({ timedOut: 0 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 1)).toMatchObject({
+      status: 'done',
+      winnerId: claimant.id,
+      standCause: 'no_show',
+    });
+    const final = matchOf(view, 2, 0);
+    expect(final).toMatchObject({
+      status: 'playing',
+      playerA: { id: unplayed.playerA?.id },
+      playerB: { id: claimant.id },
+      deadlineAt: new Date(now.getTime() + MATCH_MINUTES * MINUTE_MS).toISOString(),
+    });
+    const news = (await absent.agent.get('/api/notifications')).json<NotificationList>();
+    expect(news.notifications[0]).toMatchObject({
+      kind: 'tournament_result',
+      title: `Tournament #${view.id}: your round 1 match ran out of time`,
+    });
+    expect(news.notifications[0]?.body).toContain('you did not answer the no-show claim');
+
+    // Nobody plays the final either: the higher seed is the champion, paid once.
+    now = new Date(now.getTime() + (MATCH_MINUTES + 1) * MINUTE_MS);
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    expect(await pass()).toMatchObject({ timedOut: 0 });
+    expect(await detail(view.id)).toMatchObject({
+      status: 'finished',
+      winnerId: unplayed.playerA?.id,
+    });
+    expect(await escrowOf(view.id)).toBe(0n);
+  });
+
+  it('lets the player whose opponent closed their account go on, even as the lower seed', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    let view = await start(tournament);
+    const began = now.getTime();
+    const [higher, lower] = sides(matchOf(view, 1, 0), by);
+    const deleted = await admin.request({
+      method: 'DELETE',
+      url: `/api/admin/users/${higher.id}`,
+      payload: { reason: 'Asked to leave' },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    now = new Date(began + (MATCH_MINUTES + 1) * MINUTE_MS);
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 0)).toMatchObject({
+      status: 'done',
+      winnerId: lower.id,
+      standCause: 'time_limit',
+    });
+    // Nobody closed an account in the other match: its higher seed goes on.
+    const other = matchOf(view, 1, 1);
+    expect(other).toMatchObject({ winnerId: other.playerA?.id, standCause: 'time_limit' });
+  });
+
+  it('leaves a no-show claim the other player answered to the admins', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    let view = await start(tournament);
+    const began = now.getTime();
+    const match = matchOf(view, 1, 0);
+    const [claimant, accused] = sides(match, by);
+    now = new Date(began + 31 * MINUTE_MS);
+    expect((await claimant.agent.post(url(view, match, 'no-show'))).statusCode).toBe(200);
+    const answer = await accused.agent.request({
+      method: 'POST',
+      url: url(view, match, 'evidence'),
+      ...multipartForm({ statement: 'I was in the lobby the whole time.' }),
+    });
+    expect(answer.statusCode).toBe(201);
+    now = new Date(began + 2 * MATCH_MINUTES * MINUTE_MS);
+    // The other match, nobody played, is decided; the answered claim is not.
+    expect(await pass()).toMatchObject({ timedOut: 1 });
+    expect(await pass()).toMatchObject({ timedOut: 0 });
+    view = await detail(view.id);
+    expect(matchOf(view, 1, 0)).toMatchObject({ status: 'disputed', deadlineAt: null });
+    expect(matchOf(view, 1, 1)).toMatchObject({ status: 'done', standCause: 'time_limit' });
+  });
+});
+
+describe('closing an account with a tournament entry', () => {
+  const close = (player: Player) =>
+    player.agent.post('/api/me/close', { password: player.password });
+  const refusal = (...reasons: string[]) => ({
+    code: 'MONEY_HELD',
+    message: ACCOUNT_CLOSE_MESSAGES.moneyHeld(reasons),
+  });
+
+  it('is refused before the start, in the bracket and out of it until the end; allowed after', async () => {
+    const tournament = await create({ size: 4 });
+    const four = await players(4);
+    const by = new Map(four.map((entrant) => [entrant.id, entrant]));
+    await joinAll(tournament.id, four);
+    const first = four[0]!;
+    expect((await close(first)).json()).toEqual(
+      refusal(ACCOUNT_CLOSE_MESSAGES.tournamentOpen(tournament.id)),
+    );
+
+    let view = await start(tournament);
+    expect((await close(first)).json()).toEqual(
+      refusal(ACCOUNT_CLOSE_MESSAGES.tournamentPlaying(tournament.id)),
+    );
+    const semi = matchOf(view, 1, 0);
+    const [a, b] = sides(semi, by);
+    await report(view, semi, a, true);
+    expect((await b.agent.post(url(view, semi, 'confirm'))).statusCode).toBe(200);
+    // Out, but an admin's cancellation would still refund the fee.
+    expect((await close(b)).json()).toEqual(
+      refusal(ACCOUNT_CLOSE_MESSAGES.tournamentOut(tournament.id)),
+    );
+    expect((await close(a)).json()).toEqual(
+      refusal(ACCOUNT_CLOSE_MESSAGES.tournamentPlaying(tournament.id)),
+    );
+
+    const other = matchOf(view, 1, 1);
+    const [c, d] = sides(other, by);
+    await report(view, other, c, true);
+    await d.agent.post(url(view, other, 'confirm'));
+    view = await detail(view.id);
+    const final = matchOf(view, 2, 0);
+    const [winner, loser] = sides(final, by);
+    await report(view, final, winner, true);
+    await loser.agent.post(url(view, final, 'confirm'));
+    expect(await detail(view.id)).toMatchObject({ status: 'finished' });
+    // The prize is in the wallet now: it goes to the operator's unclaimed funds like any balance.
+    for (const player of [b, winner]) expect((await close(player)).statusCode).toBe(200);
+  });
+
+  it('is allowed once the player left the tournament before its start', async () => {
+    const tournament = await create({ size: 4 });
+    const [me] = await players(1);
+    await joinAll(tournament.id, [me!]);
+    expect((await close(me!)).statusCode).toBe(409);
+    expect((await me!.agent.post(`/api/tournaments/${tournament.id}/leave`)).statusCode).toBe(200);
+    expect((await close(me!)).statusCode).toBe(200);
   });
 });
 

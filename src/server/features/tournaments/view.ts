@@ -1,10 +1,12 @@
 import { alias } from 'drizzle-orm/pg-core';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { WINNER_FEE_BASIS_POINTS } from '#shared/contracts/challenges.ts';
-import type {
-  TournamentDetail,
-  TournamentMatchView,
-  TournamentSummary,
+import {
+  TOURNAMENT_DISPUTES_MAX,
+  type AdminTournamentDispute,
+  type TournamentDetail,
+  type TournamentMatchView,
+  type TournamentSummary,
 } from '#shared/contracts/tournaments.ts';
 import { centsToDollarNumber, percentOf } from '#shared/money.ts';
 import type { Executor } from '../../db/client.ts';
@@ -16,6 +18,8 @@ import {
 } from '../../db/schema/tournaments.ts';
 import { users } from '../../db/schema/users.ts';
 import { bracketSize, roundsOf } from './bracket.ts';
+import { evidenceOfMatches } from './evidence.ts';
+import { matchDeadline } from './service.ts';
 
 /** The most tournaments the list shows: the latest by start time. */
 export const TOURNAMENT_LIST_MAX = 200;
@@ -64,6 +68,7 @@ export async function tournamentDetail(
   db: Executor,
   id: number,
   viewerId: number,
+  env: Parameters<typeof matchDeadline>[1],
 ): Promise<TournamentDetail | null> {
   const [row] = await db
     .select({ tournament: tournaments, entrants: entrantCount, joined: joinedBy(viewerId) })
@@ -93,6 +98,10 @@ export async function tournamentDetail(
       match: tournamentMatches,
       aName: playerA.username,
       bName: playerB.username,
+      // A no-show claim the other player answered with evidence waits for an admin instead.
+      answered: sql<boolean>`exists (select 1 from tournament_match_evidence e
+        where e.match_id = ${tournamentMatches.id}
+          and e.user_id <> ${tournamentMatches.noShowClaimedBy})`,
     })
     .from(tournamentMatches)
     .leftJoin(playerA, eq(playerA.id, tournamentMatches.playerAId))
@@ -110,7 +119,7 @@ export async function tournamentDetail(
       place: entry.place,
       prize: entry.prizeCents === null ? null : centsToDollarNumber(entry.prizeCents),
     })),
-    matches: matches.map(({ match, aName, bName }): TournamentMatchView => ({
+    matches: matches.map(({ match, aName, bName, answered }): TournamentMatchView => ({
       id: match.id,
       round: match.round,
       slot: match.slot,
@@ -122,8 +131,62 @@ export async function tournamentDetail(
       scoreB: match.scoreB,
       reportedBy: match.reportedBy,
       reviewEndsAt: match.reviewEndsAt?.toISOString() ?? null,
+      deadlineAt:
+        tournament.status === 'live' && !answered
+          ? (matchDeadline(match, env)?.toISOString() ?? null)
+          : null,
       disputeReason: match.disputeReason,
       standCause: match.standCause,
     })),
   };
+}
+
+/**
+ * The disputed matches of live tournaments, oldest report first, each with both sides' evidence:
+ * the admins' queue beside the challenges' disputes (decision 0020).
+ */
+export async function listTournamentDisputes(db: Executor): Promise<AdminTournamentDispute[]> {
+  const rows = await db
+    .select({
+      tournament: tournaments,
+      entrants: entrantCount,
+      match: tournamentMatches,
+      aName: playerA.username,
+      bName: playerB.username,
+    })
+    .from(tournamentMatches)
+    .innerJoin(tournaments, eq(tournaments.id, tournamentMatches.tournamentId))
+    .innerJoin(playerA, eq(playerA.id, tournamentMatches.playerAId))
+    .innerJoin(playerB, eq(playerB.id, tournamentMatches.playerBId))
+    .where(and(eq(tournamentMatches.status, 'disputed'), eq(tournaments.status, 'live')))
+    .orderBy(asc(tournamentMatches.reportedAt), asc(tournamentMatches.id))
+    .limit(TOURNAMENT_DISPUTES_MAX);
+  const evidence = await evidenceOfMatches(
+    db,
+    rows.map((row) => row.match.id),
+  );
+  return rows.map(({ tournament, entrants, match, aName, bName }) => {
+    // The inner joins on both players found them.
+    if (match.playerAId === null || match.playerBId === null)
+      throw new Error(`disputed match ${match.id} lacks a player`);
+    return {
+      tournamentId: tournament.id,
+      game: tournament.game,
+      console: tournament.console,
+      rounds: roundsOf(bracketSize(Math.max(Number(entrants), 2))),
+      matchId: match.id,
+      round: match.round,
+      playerA: { id: match.playerAId, username: aName },
+      playerB: { id: match.playerBId, username: bName },
+      scoreA: match.scoreA,
+      scoreB: match.scoreB,
+      reportedBy: match.reportedBy,
+      reportedAt: match.reportedAt?.toISOString() ?? null,
+      noShowClaimedBy: match.noShowClaimedBy,
+      disputeReason: match.disputeReason,
+      screenshotUrl: match.screenshotUrl,
+      notes: match.notes,
+      evidence: evidence.get(match.id) ?? [],
+    };
+  });
 }

@@ -9,6 +9,7 @@ import { uploads, type Upload } from '../../db/schema/uploads.ts';
 import type { User } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import { requireViewer } from '../../plugins/access.ts';
+import { matchPlayersOfUpload } from '../tournaments/evidence.ts';
 import type { FileStore } from './store.ts';
 
 const NOT_FOUND = 'File not found';
@@ -19,8 +20,12 @@ async function mayRead(ctx: AppContext, upload: Upload, viewer: User): Promise<b
   // not be a way to download someone's identity document.
   if (upload.purpose === 'license') return false;
   if (upload.ownerId === viewer.id) return true;
+  // A tournament match's evidence is for both players of that match (decision 0020).
+  if (upload.challengeId === null) {
+    if (upload.purpose !== 'evidence') return false;
+    return (await matchPlayersOfUpload(ctx, upload.id))?.includes(viewer.id) ?? false;
+  }
   // A match screenshot is evidence both players may look at.
-  if (upload.challengeId === null) return false;
   const [challenge] = await ctx.db
     .select({ creatorId: challenges.creatorId, acceptorId: challenges.acceptorId })
     .from(challenges)

@@ -367,6 +367,11 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: { ...signedIn(200), outsider: 404, suspended: 404 },
     },
     {
+      target: "player's evidence file on a disputed tournament match (its two players)",
+      request: async (w) => get(`/api/uploads/${await w.tournamentEvidenceFile()}`),
+      expect: { ...signedIn(404), player: 200, opponent: 200, admin: 200 },
+    },
+    {
       target: "player's driver's licence (admins only, its owner included)",
       request: async (w) => get(`/api/uploads/${(await w.license()).uploadId}`),
       expect: { ...signedIn(404), admin: 200 },
@@ -743,6 +748,9 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       request: async (w) => post(`/api/admin/tournaments/${await w.openTournament()}/cancel`),
       expect: adminOnly(200),
     },
+  ],
+  'GET /api/admin/tournament-disputes': [
+    { request: () => get('/api/admin/tournament-disputes'), expect: adminOnly(200) },
   ],
   'POST /api/admin/tournaments/:id/matches/:matchId/resolve': [
     {

@@ -385,6 +385,21 @@ export class World {
   readonly reportedTournamentMatch = once(() => this.reportedMatch());
   readonly disputedTournamentMatch = once(() => this.reportedMatch('They left mid-game'));
 
+  /** A picture `player` added as evidence to a disputed tournament match of theirs. */
+  readonly tournamentEvidenceFile = once(async () => {
+    const { id, matchId } = await this.reportedMatch('They quit before the end');
+    const response = await this.send('player', {
+      method: 'POST',
+      url: `/api/tournaments/${id}/matches/${matchId}/evidence`,
+      ...multipart('file', 'final.png', 'image/png', sampleFile('png')),
+    });
+    expectStatus(response, 201, 'add tournament evidence');
+    const evidence = response.json<{ file: { url: string } | null }>();
+    const uploadId = evidence.file?.url.split('/').at(-1);
+    if (!uploadId) throw new Error('the evidence has no file');
+    return uploadId;
+  });
+
   /** `player`'s driver's licence, waiting for review. */
   readonly license = once(async () => {
     const response = await this.send('player', {

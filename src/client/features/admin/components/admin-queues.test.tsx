@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { ADMIN_MESSAGES } from '#shared/contracts/admin.ts';
 import { PAYOUT_MESSAGES } from '#shared/contracts/payouts.ts';
+import type { AdminTournamentDispute, TournamentDetail } from '#shared/contracts/tournaments.ts';
 import {
   makeAuditEntry,
   makeDispute,
@@ -186,6 +187,95 @@ describe('disputes queue', () => {
     expect(postsTo(fetchMock, '/api/admin/disputes/21/resolve')).toEqual([
       { outcome: 'refund', note: 'No evidence either way' },
     ]);
+  });
+});
+
+describe('disputed tournament matches in the disputes queue', () => {
+  const tournamentDispute = (): AdminTournamentDispute => ({
+    tournamentId: 7,
+    game: 'Tekken 8',
+    console: 'PlayStation',
+    rounds: 3,
+    matchId: 41,
+    round: 2,
+    playerA: { id: 1, username: 'ace_player' },
+    playerB: { id: 2, username: 'rival' },
+    scoreA: 3,
+    scoreB: 1,
+    reportedBy: 1,
+    reportedAt: '2025-03-14T12:00:00.000Z',
+    noShowClaimedBy: null,
+    disputeReason: 'I won 3–2',
+    screenshotUrl: 'https://example.com/final.png',
+    notes: null,
+    evidence: [
+      {
+        id: 5,
+        userId: 2,
+        username: 'rival',
+        statement: 'The replay shows it.',
+        file: null,
+        createdAt: '2025-03-14T12:05:00.000Z',
+      },
+    ],
+  });
+  const decided: TournamentDetail = {
+    id: 7,
+    game: 'Tekken 8',
+    console: 'PlayStation',
+    entryFee: 3,
+    size: 8,
+    startsAt: '2025-03-14T11:00:00.000Z',
+    status: 'live',
+    allowByes: false,
+    prizeSplit: [70, 30],
+    entrants: 8,
+    placesLeft: 0,
+    prizePool: 22.8,
+    joined: false,
+    seed: 'ab',
+    winnerId: null,
+    rounds: 3,
+    entries: [],
+    matches: [],
+  };
+
+  it('labels each as a tournament match, links to its tournament, and decides it through the tournament route', async () => {
+    const fetchMock = serve(
+      { '/api/admin/disputes': [], '/api/admin/tournament-disputes': [tournamentDispute()] },
+      () => jsonResponse(200, decided),
+    );
+    const user = await openTab('DISPUTES');
+
+    const list = await screen.findByRole('list', { name: 'Disputed tournament matches' });
+    const [row] = within(list).getAllByRole('article');
+    expect(row).toHaveTextContent('TOURNAMENT MATCH');
+    expect(row).toHaveTextContent('Tournament #7 · Semi-finals');
+    expect(row).toHaveTextContent('I won 3–2');
+    expect(within(row!).getByRole('region', { name: 'Evidence from rival' })).toHaveTextContent(
+      'The replay shows it.',
+    );
+    expect(within(row!).getByRole('link', { name: 'Open tournament #7' })).toHaveAttribute(
+      'href',
+      '/tournaments/7',
+    );
+    expect(screen.getByText('NO DISPUTED CHALLENGES')).toBeInTheDocument();
+
+    await user.click(within(row!).getByRole('button', { name: 'DECIDE' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Decide Tournament Match' });
+    await user.click(within(dialog).getByRole('button', { name: 'rival GOES ON' }));
+    expect(await findToast('Dispute decided')).toHaveTextContent('rival goes on');
+    expect(postsTo(fetchMock, '/api/admin/tournaments/7/matches/41/resolve')).toEqual([
+      { winnerId: 2 },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('shows nothing of tournaments while none is disputed', async () => {
+    serve({ '/api/admin/disputes': [makeDispute()] });
+    await openTab('DISPUTES');
+    expect(await screen.findByRole('list', { name: 'Disputes' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Tournament disputes' })).not.toBeInTheDocument();
   });
 });
 

@@ -4,12 +4,14 @@ import type { AdminDispute } from '#shared/contracts/admin.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 import { useDisputes } from '../api/get-disputes.ts';
+import { useTournamentDisputes } from '../api/get-tournament-disputes.ts';
 import { playerName, scoreLine, winnerLabel } from '../lib/challenge-display.ts';
 import { ChallengeDetailsDialog } from './challenge-details-dialog.tsx';
 import { Fact, Missing, rowClasses } from './facts.tsx';
 import { PagedList, pagedQuery } from './paged-list.tsx';
 import { ResolveDisputeDialog } from './resolve-dispute-dialog.tsx';
 import { ScreenshotLink } from './screenshot-view.tsx';
+import { TournamentDisputes } from './tournament-disputes.tsx';
 
 function submitterName(dispute: AdminDispute): string | null {
   if (dispute.submittedBy === null) return null;
@@ -77,17 +79,27 @@ function DisputeRow({ dispute }: { dispute: AdminDispute }) {
   );
 }
 
-/** Beyond the SPEC (issue 6): matches waiting for an admin's decision. */
+/**
+ * Beyond the SPEC (issue 6): matches waiting for an admin's decision, tournament matches first
+ * (from their own list, decision 0020), then challenges.
+ */
 export function DisputesTab() {
   const disputes = useDisputes();
+  const tournamentDisputes = useTournamentDisputes().data?.length ?? 0;
   return (
-    <PagedList
-      query={pagedQuery(disputes)}
-      items={disputes.data?.pages.flat() ?? []}
-      label="Disputes"
-      empty={{ icon: Scale, title: 'NO OPEN DISPUTES' }}
-      getKey={(dispute) => dispute.id}
-      renderItem={(dispute) => <DisputeRow dispute={dispute} />}
-    />
+    <div className="space-y-6">
+      <TournamentDisputes />
+      <PagedList
+        query={pagedQuery(disputes)}
+        items={disputes.data?.pages.flat() ?? []}
+        label="Disputes"
+        empty={{
+          icon: Scale,
+          title: tournamentDisputes > 0 ? 'NO DISPUTED CHALLENGES' : 'NO OPEN DISPUTES',
+        }}
+        getKey={(dispute) => dispute.id}
+        renderItem={(dispute) => <DisputeRow dispute={dispute} />}
+      />
+    </div>
   );
 }

@@ -283,6 +283,17 @@ export function EvidenceColumns({
       ? [{ id: challenge.acceptor.id, name: challenge.acceptor.username }]
       : []),
   ];
+  return <EvidenceBySide sides={sides} evidence={evidence} />;
+}
+
+/** The evidence of each of these players in a column of its own (a challenge's or a match's). */
+export function EvidenceBySide({
+  sides,
+  evidence,
+}: {
+  sides: ReadonlyArray<{ id: number; name: string }>;
+  evidence: Evidence[];
+}) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       {sides.map((side) => {

@@ -100,7 +100,10 @@ describe('the profile: close my account', () => {
   });
 
   it('shows where money is still held when the server refuses, and stays open', async () => {
-    const refusal = ACCOUNT_CLOSE_MESSAGES.moneyHeld([ACCOUNT_CLOSE_MESSAGES.openChallenge(12)]);
+    const refusal = ACCOUNT_CLOSE_MESSAGES.moneyHeld([
+      ACCOUNT_CLOSE_MESSAGES.openChallenge(12),
+      ACCOUNT_CLOSE_MESSAGES.tournamentPlaying(3),
+    ]);
     serve(makeUser(), () => jsonResponse(409, { code: 'MONEY_HELD', message: refusal }));
     const { user, dialog } = await openCloseDialog();
     await user.type(within(dialog).getByLabelText('Your password'), 'correct-horse');

@@ -1,5 +1,6 @@
 import type { TournamentDetail, TournamentMatchView } from '#shared/contracts/tournaments.ts';
 import { cn } from '#client/lib/cn.ts';
+import { formatDateTime } from '#client/lib/format.ts';
 
 const STATUS_TEXT: Record<TournamentMatchView['status'], string> = {
   waiting: 'Waiting for players',
@@ -7,6 +8,12 @@ const STATUS_TEXT: Record<TournamentMatchView['status'], string> = {
   reported: 'Result under review',
   disputed: 'Disputed: an admin decides',
   done: 'Done',
+};
+
+/** A result the time limit decided says so (decision 0020). */
+const STAND_TEXT: Partial<Record<string, string>> = {
+  no_show: 'Done: no-show, unanswered',
+  time_limit: 'Done: not played in time, higher seed',
 };
 
 export function roundName(round: number, rounds: number): string {
@@ -118,7 +125,13 @@ export function Bracket({ tournament }: { tournament: TournamentDetail }) {
                 bye={bye}
               />
               <p className="border-t border-ink-700 bg-ink-900/70 px-3 py-1 text-xs text-slate-400">
-                {bye ? 'Bye' : STATUS_TEXT[match.status]}
+                {bye ? 'Bye' : (STAND_TEXT[match.standCause ?? ''] ?? STATUS_TEXT[match.status])}
+                {match.deadlineAt && (
+                  <>
+                    <br />
+                    Decided at {formatDateTime(match.deadlineAt)} if unplayed
+                  </>
+                )}
               </p>
             </article>
           );

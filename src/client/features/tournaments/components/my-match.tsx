@@ -102,6 +102,13 @@ export function MyMatch({
         </CardTitle>
       </CardHeader>
       <CardContent className="space-y-4">
+        {match.deadlineAt && (
+          <p className="text-slate-300">
+            {match.status === 'playing'
+              ? `Play it and report the result by ${formatDateTime(match.deadlineAt)}: a match nobody reports by then goes to the higher seed (${match.playerA?.username ?? 'the first player'}).`
+              : `A no-show claim the other player does not answer with evidence by ${formatDateTime(match.deadlineAt)} goes to the player who made it.`}
+          </p>
+        )}
         {match.status === 'playing' && (
           <>
             {opponent && (

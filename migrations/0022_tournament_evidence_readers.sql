@@ -1,0 +1,1 @@
+CREATE INDEX "tournament_match_evidence_upload_id_idx" ON "tournament_match_evidence" USING btree ("upload_id");

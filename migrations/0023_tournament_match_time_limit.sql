@@ -1,0 +1,1 @@
+CREATE INDEX "tournament_matches_unplayed_idx" ON "tournament_matches" USING btree ("ready_at") WHERE status = 'playing' or (status = 'disputed' and no_show_claimed_by is not null);
