@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -6,7 +7,6 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, {
   LogController,
-  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -126,6 +126,8 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
  * `/reset-password?token=…`) is an open door for as long as the link lives.
  */
 export function urlForLogs(url: string): string {
+  // Most URLs have no query at all: they are kept as they are, at no cost.
+  if (!url.includes('?')) return url;
   return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
 }
 
@@ -159,6 +161,7 @@ export const requestChildLogger: NonNullable<FastifyServerOptions['childLoggerFa
 };
 
 const INFO = pino.levels.values.info ?? 30;
+const HOSTNAME = hostname();
 
 /** A request as its log lines show it: never its headers, cookies or body. */
 function requestForLogs(request: FastifyRequest) {
@@ -178,15 +181,14 @@ function requestForLogs(request: FastifyRequest) {
  * completed line does not.
  *
  * That line holds only the fields written here, none of which can carry a secret (the URL's
- * mailed-link token is taken out), so it is written by a logger without the redaction every
- * other line goes through: pino's wildcard redaction took a sixth of the server's time on a
- * request that logs only this. It goes to the same stream, at the level the request's own logger
- * allows (`LOG_LEVEL`, or a route's `logLevel`). A failed request's line has its error, and so is
- * written through the request's logger, redaction included.
+ * mailed-link token is taken out), so it skips what pino does for any other line: redaction,
+ * which took a sixth of the server's time on a request that logs only this, and the per-field
+ * serialization that took a tenth after it. It is one `JSON.stringify` with the fields pino
+ * writes (`level`, `time`, `pid`, `hostname`, `msg`), into the logger's own stream, at the level
+ * the request's logger allows (`LOG_LEVEL`, or a route's `logLevel`). A failed request's line has
+ * its error, and so is written through the request's logger, redaction included.
  */
 export class OneLinePerRequest extends LogController {
-  private readonly accessLogs = new WeakMap<object, pino.Logger>();
-
   override incomingRequest(): void {}
 
   override requestCompleted(
@@ -195,35 +197,34 @@ export class OneLinePerRequest extends LogController {
     reply: FastifyReply,
   ): void {
     if (this.isLogDisabled(request)) return;
-    const line = {
+    const fields = {
       reqId: request.id,
       req: requestForLogs(request),
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     };
     if (error) {
-      reply.log.error({ ...line, err: error }, 'request errored');
+      // The request itself, which the logger's `req` serializer reads as the line above does.
+      reply.log.error({ ...fields, req: request, err: error }, 'request errored');
       return;
     }
     // No logger at all (tests pass `logger: false`) has the level 'silent', which pino ranks
     // above every other.
     const threshold = pino.levels.values[reply.log.level] ?? Number.POSITIVE_INFINITY;
     if (threshold > INFO) return;
-    this.accessLogFor(reply.log).info(line, 'request completed');
-  }
-
-  /** A logger without redaction, writing where the app's logger writes (one per stream). */
-  private accessLogFor(log: FastifyBaseLogger): pino.Logger {
-    const stream = (log as unknown as Record<symbol, pino.DestinationStream | undefined>)[
+    const stream = (reply.log as unknown as Record<symbol, pino.DestinationStream | undefined>)[
       pino.symbols.streamSym
     ];
-    if (!stream) throw new Error('the request logger has no stream');
-    let access = this.accessLogs.get(stream);
-    if (!access) {
-      access = pino({ level: 'info' }, stream);
-      this.accessLogs.set(stream, access);
-    }
-    return access;
+    if (!stream) return;
+    const line = {
+      level: INFO,
+      time: Date.now(),
+      pid: process.pid,
+      hostname: HOSTNAME,
+      ...fields,
+      msg: 'request completed',
+    };
+    stream.write(`${JSON.stringify(line)}\n`);
   }
 }
 

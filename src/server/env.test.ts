@@ -13,6 +13,15 @@ describe('parseEnv', () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it('wants a tournament match time limit longer than the wait before a no-show claim', () => {
+    expect(() => parseEnv({ TOURNAMENT_MATCH_MINUTES: '30', NO_SHOW_MINUTES: '30' })).toThrow(
+      'TOURNAMENT_MATCH_MINUTES: must be more than NO_SHOW_MINUTES',
+    );
+    expect(
+      parseEnv({ TOURNAMENT_MATCH_MINUTES: '31', NO_SHOW_MINUTES: '30' }).TOURNAMENT_MATCH_MINUTES,
+    ).toBe(31);
+  });
+
   it('treats empty variables as unset', () => {
     expect(parseEnv({ PORT: '', DATABASE_URL: '' }).PORT).toBe(3000);
   });

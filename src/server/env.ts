@@ -320,6 +320,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       'STRIPE_PUBLISHABLE_KEY: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together',
     );
   }
+  // A tournament match's time limit must leave room for a no-show claim, which may be made only
+  // NO_SHOW_MINUTES after the match began: otherwise the limit decides first.
+  if (result.success && result.data.TOURNAMENT_MATCH_MINUTES <= result.data.NO_SHOW_MINUTES) {
+    problems.push('TOURNAMENT_MATCH_MINUTES: must be more than NO_SHOW_MINUTES');
+  }
   if (!result.success || problems.length > 0) throw new EnvError(problems);
   return result.data;
 }

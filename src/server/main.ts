@@ -30,12 +30,23 @@ function readEnv(): Env {
   }
 }
 
+/** How much log output may wait for a slow reader before lines are dropped. */
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
 async function main(): Promise<void> {
   const env = readEnv();
   // Lines leave in the background (decision 22): a synchronous write per request stalled the
   // server whenever the reader of its output fell behind. What is still buffered is written
-  // out when the process exits.
-  const logStream = pino.destination({ dest: 1, sync: false });
+  // out when the process exits. A reader that stops altogether costs lines past 16 MB waiting,
+  // not the server's memory; how many is said on standard error.
+  const logStream = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES });
+  let droppedLines = 0;
+  logStream.on('drop', () => {
+    droppedLines += 1;
+    if (droppedLines === 1 || droppedLines % 10_000 === 0) {
+      process.stderr.write(`log output is not being read: ${droppedLines} lines dropped\n`);
+    }
+  });
   const log = pino(loggerOptions(env) as pino.LoggerOptions, logStream);
   // Node 20 and older get no security fixes; `npm start` runs the Node 24 npm installed (decision 11).
   if (Number(process.versions.node.split('.')[0]) < 22) {

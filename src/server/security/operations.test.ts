@@ -167,6 +167,22 @@ describe('GET /metrics', () => {
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const host = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
       const before = await scrape(t.app);
+      // The labelled series exist at 0 before anything happened, so rate() sees the first one.
+      for (const [name, labels] of [
+        ['skillstake_ledger_transfers_posted_total', { kind: 'stake' }],
+        ['skillstake_ledger_transfers_posted_total', { kind: 'deposit' }],
+        ['skillstake_login_failures_total', { reason: 'invalid_credentials' }],
+        ['skillstake_login_failures_total', { reason: 'rate_limited' }],
+      ] as const) {
+        expect(
+          before.some(
+            (sample) =>
+              sample.name === name &&
+              Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+          ),
+          `${name} ${JSON.stringify(labels)}`,
+        ).toBe(true);
+      }
       expect(valueOf(before, 'skillstake_account_sockets_open')).toBe(0);
       expect(valueOf(before, 'skillstake_voice_sockets_open')).toBe(0);
       expect(valueOf(before, 'skillstake_ledger_transfers_posted_total', { kind: 'stake' })).toBe(
@@ -274,6 +290,7 @@ describe('GET /metrics', () => {
       expect(valueOf(after, 'skillstake_voice_sockets_open')).toBe(2);
       // The process's own metrics (prom-client's defaults): memory, CPU time, the event loop.
       expect(valueOf(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+      expect(valueOf(after, 'nodejs_heap_used_bytes')).toBeGreaterThan(0);
       expect(valueOf(after, 'process_cpu_seconds_total')).toBeGreaterThan(0);
       expect(after.some((sample) => sample.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
 

@@ -1,5 +1,20 @@
 import { useLayoutEffect, type RefObject } from 'react';
 
+/**
+ * A bar that appeared or grew after the browser scrolled the focused element into view (BACK TO
+ * TOP shows once that scroll passes the page's middle) can cover it: the element is scrolled
+ * clear again, by the scroll-padding the bar's new size makes.
+ */
+function keepFocusClear(bar: HTMLElement, edge: 'top' | 'bottom', reach: number): void {
+  const focused = document.activeElement;
+  // The bar's own controls stay where they are.
+  if (!(focused instanceof HTMLElement) || focused === document.body || bar.contains(focused))
+    return;
+  const rect = focused.getBoundingClientRect();
+  const covered = edge === 'top' ? rect.top < reach : rect.bottom > window.innerHeight - reach;
+  if (covered) focused.scrollIntoView({ block: 'nearest' });
+}
+
 /** The CSS variables the page's scroll-padding is made of (styles.css). */
 export type FixedBarVariable = '--top-bar-height' | '--scroll-controls-height';
 
@@ -22,8 +37,12 @@ export function useFixedBarHeight(
     const measure = () => {
       const rect = bar.getBoundingClientRect();
       // A floating bar's gap to the edge of the window counts too.
-      const reach = edge === 'top' ? rect.bottom : window.innerHeight - rect.top;
-      root.style.setProperty(variable, `${Math.max(0, Math.ceil(reach))}px`);
+      const reach = Math.max(
+        0,
+        Math.ceil(edge === 'top' ? rect.bottom : window.innerHeight - rect.top),
+      );
+      root.style.setProperty(variable, `${reach}px`);
+      keepFocusClear(bar, edge, reach);
     };
     measure();
     // jsdom has no ResizeObserver; there the window's resize event is all there is.

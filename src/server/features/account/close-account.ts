@@ -29,10 +29,10 @@ const TOURNAMENT_HOLD_REASONS = {
 
 /**
  * Where the player's money still is, in words, oldest first: stakes in escrow (their open
- * challenges, the accepted and disputed ones they play in), winnings held for review (DESIGN §10)
- * payouts not yet sent, and tournaments that will refund or pay them. Empty when nothing holds money of theirs. Every challenge with money
- * of the player's has them as a player (the winner is one of the two), so both reads go through
- * the players' and the owner's indexes.
+ * challenges, the accepted and disputed ones they play in), winnings held for review (DESIGN §10),
+ * payouts not yet sent, and tournaments that will refund or pay them. Empty when nothing holds
+ * money of theirs. Every challenge with money of the player's has them as a player (the winner
+ * is one of the two), so both reads go through the players' and the owner's indexes.
  */
 export async function moneyHeldFor(db: Executor, userId: number): Promise<string[]> {
   const held = await db

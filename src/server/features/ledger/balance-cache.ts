@@ -6,7 +6,8 @@ import { getUserBalances, type UserBalances } from './balances.ts';
  * How long an instance shows a balance it read without reading it again. Every transfer tells
  * every instance which players' money it moved (the `balance` event, after its commit), and
  * their copies are dropped at once; this only bounds how long a copy could outlive an event that
- * was lost (an instance that crashed between its commit and its NOTIFY).
+ * was lost (an instance that crashed between its commit and its NOTIFY, a NOTIFY that failed, a
+ * listening connection that was down: the last tells its instance, which empties the cache).
  */
 export const BALANCE_CACHE_TTL_MS = 10_000;
 /** One entry per signed-in player seen in the last seconds; the oldest are dropped first. */

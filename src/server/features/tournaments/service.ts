@@ -700,7 +700,9 @@ export async function disputeMatch(
 
 /**
  * A player says the opponent never came, `NO_SHOW_MINUTES` after the match began: it goes to
- * the admins as a dispute with the reason No-show.
+ * the admins as a dispute with the reason No-show. The opponent is told by when to answer with
+ * evidence: a claim left unanswered goes to the claimant at the match's time limit
+ * (`matchDeadline`).
  */
 export async function claimMatchNoShow(
   ctx: AppContext,
@@ -725,14 +727,20 @@ export async function claimMatchNoShow(
       })
       .where(eq(tournamentMatches.id, match.id));
     const opponent = opponentIn(match, userId);
-    if (opponent !== null) {
+    const answerBy = matchDeadline(
+      { status: 'disputed', readyAt: match.readyAt, noShowClaimedBy: userId, reportedAt: now },
+      ctx.env,
+    );
+    if (opponent !== null && answerBy !== null) {
       await notify(uow, ctx.bus, {
         userId: opponent,
         kind: 'tournament_result',
         title: `Tournament #${tournament.id}: your opponent reported a no-show`,
         body:
           `Your opponent says you did not show up for your round ${match.round} match in ` +
-          `tournament #${tournament.id}. An admin will decide who goes on.`,
+          `tournament #${tournament.id}. Add your evidence on the tournament page before ` +
+          `${formatUtc(answerBy)} and an admin will decide who goes on; without it, your ` +
+          `opponent goes on then.`,
         dedupeKey: `tournament-no-show:${match.id}`,
       });
     }

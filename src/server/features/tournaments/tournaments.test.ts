@@ -1,3 +1,4 @@
+import { formatUtc } from '#server/lib/format-time.ts';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_CLOSE_MESSAGES } from '#shared/contracts/account-data.ts';
@@ -661,6 +662,12 @@ describe('the time limit of a match', () => {
       title: `Tournament #${view.id}: your round 1 match ran out of time`,
     });
     expect(news.notifications[0]?.body).toContain('you did not answer the no-show claim');
+    // When the claim was made, the absent player was told by when to answer, and what follows.
+    const claim = news.notifications.find((n) => n.title.endsWith('reported a no-show'));
+    expect(claim?.body).toContain(
+      `before ${formatUtc(new Date(began + (MATCH_MINUTES - 1 + 30) * MINUTE_MS))}`,
+    );
+    expect(claim?.body).toContain('without it, your opponent goes on then');
 
     // Nobody plays the final either: the higher seed is the champion, paid once.
     now = new Date(now.getTime() + (MATCH_MINUTES + 1) * MINUTE_MS);

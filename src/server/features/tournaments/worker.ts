@@ -11,8 +11,9 @@ export const TOURNAMENT_INTERVAL_MS = 5_000;
 
 /**
  * The tournament worker of one instance (DESIGN §13): starts tournaments whose time has come,
- * lets results whose review ended stand and decides matches past their time limit. Every instance runs it; each tournament is claimed with
- * `SKIP LOCKED` and changed in the claim's transaction, so none is started or advanced twice.
+ * lets results whose review ended stand and decides matches past their time limit. Every
+ * instance runs it; each tournament is claimed with `SKIP LOCKED` and changed in the claim's
+ * transaction, so none is started or advanced twice.
  */
 export function startTournamentWorker(
   ctx: AppContext,

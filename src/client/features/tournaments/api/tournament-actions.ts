@@ -28,7 +28,7 @@ const DONE: Record<TournamentAction['kind'], string> = {
   submit: 'Result reported',
   confirm: 'Result confirmed',
   dispute: 'Result disputed: an admin will decide',
-  'no-show': 'No-show reported: an admin will decide',
+  'no-show': 'No-show reported: unless your opponent answers with evidence in time, you go on',
   resolve: 'Dispute decided',
 };
 

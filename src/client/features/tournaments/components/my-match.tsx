@@ -180,7 +180,10 @@ export function MyMatch({
         {match.status === 'disputed' && (
           <>
             <p className="text-slate-300">
-              This match is disputed ({match.disputeReason}). An admin will decide who goes on.
+              This match is disputed ({match.disputeReason}).{' '}
+              {match.deadlineAt
+                ? 'An admin decides who goes on once the player it names has answered with evidence.'
+                : 'An admin will decide who goes on.'}
             </p>
             <MatchEvidence tournamentId={tournament.id} matchId={match.id} canAdd />
           </>
