@@ -90,6 +90,20 @@ function inspectFocus(): FocusState {
       ['bottom right corner', rect.right - bottomRight, rect.bottom - bottomRight],
     );
   }
+  // A link whose text wraps is one box per line: the middle of the box around them all can be
+  // beside the text, on the heading that holds it. Each line's middle is checked instead.
+  const lines = [...element.getClientRects()].filter((line) => line.width > 0 && line.height > 0);
+  if (lines.length > 1) {
+    points.splice(
+      0,
+      points.length,
+      ...lines.map((line, index): [string, number, number] => [
+        `line ${index + 1}`,
+        (Math.max(line.left, 0) + Math.min(line.right, width)) / 2,
+        (Math.max(line.top, 0) + Math.min(line.bottom, height)) / 2,
+      ]),
+    );
+  }
   for (const [where, x, y] of points) {
     const hit = document.elementFromPoint(x, y);
     if (hit && (hit === element || element.contains(hit))) continue;
