@@ -5,7 +5,6 @@ import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { createAppContext } from '#server/context.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { payments } from '#server/db/schema/payments.ts';
-import { createLocalBus } from '#server/lib/event-bus.ts';
 import {
   createTestApp,
   expectLedgerHealthy,
@@ -32,7 +31,8 @@ beforeAll(async () => {
   const providers = selectPaymentProviders(t.env, t.database.db, () => new Date());
   card = providers.card as SandboxCardProvider;
   crypto = providers.crypto as SandboxCryptoProvider;
-  const ctx = createAppContext({ env: t.env, database: t.database, bus: createLocalBus() });
+  // The app's bus, as the server's worker has: the balances the app shows hear its transfers.
+  const ctx = createAppContext({ env: t.env, database: t.database, bus: t.bus });
   // The worker only logs; its report and the database say what it did.
   deps = { ctx, providers, log: pino({ level: 'silent' }) };
 });
