@@ -50,7 +50,9 @@ describe('account security in the browser', () => {
     const { page } = player;
 
     await page.goto('/profile');
-    await page.getByText('Not verified').waitFor();
+    // The e-mail's badge; the ID card's NOT VERIFIED badge, once its data is in, also matches
+    // a search that ignores case.
+    await page.getByText('Not verified', { exact: true }).waitFor();
     await page.goto(await linkInMail(address, '/verify-email'));
     await page.getByRole('button', { name: 'VERIFY MY E-MAIL' }).click();
     await page.getByText('Your e-mail address is verified.').waitFor();
