@@ -810,36 +810,53 @@ async function startOneDue(ctx: AppContext, now: Date): Promise<boolean> {
 }
 
 /**
+ * Claims one live tournament that has a match meeting `condition` (written over a match row
+ * named by its argument), skipping those another worker holds, and reads those matches in
+ * bracket order. Every change to a tournament's matches holds the tournament's lock, so what the
+ * caller decides for them is decided once.
+ */
+async function claimLiveTournamentWith(
+  uow: UnitOfWork,
+  condition: (match: SQL) => SQL,
+): Promise<{ tournament: Tournament; matches: TournamentMatch[] } | null> {
+  const [tournament] = await uow.tx
+    .select()
+    .from(tournaments)
+    .where(
+      and(
+        eq(tournaments.status, 'live'),
+        sql`exists (select 1 from ${tournamentMatches} m
+          where m.tournament_id = "tournaments"."id" and ${condition(sql.raw('m'))})`,
+      ),
+    )
+    .limit(1)
+    .for('update', { skipLocked: true });
+  if (!tournament) return null;
+  const matches = await uow.tx
+    .select()
+    .from(tournamentMatches)
+    .where(
+      and(
+        eq(tournamentMatches.tournamentId, tournament.id),
+        condition(sql.raw('"tournament_matches"')),
+      ),
+    )
+    .orderBy(asc(tournamentMatches.round), asc(tournamentMatches.slot));
+  return { tournament, matches };
+}
+
+/**
  * Claims one live tournament with a result whose review has ended, and lets each such result
  * stand: every change to a tournament's matches holds the tournament's lock, so the worker and
  * a player's confirm never both advance the same winner.
  */
 async function standOneDue(ctx: AppContext, now: Date): Promise<boolean> {
+  const reviewEnded = (m: SQL) =>
+    sql`${m}.status = 'reported' and ${m}.review_ends_at <= ${now.toISOString()}::timestamptz`;
   return inTransaction(ctx.db, async (uow) => {
-    const [due] = await uow.tx
-      .select()
-      .from(tournaments)
-      .where(
-        and(
-          eq(tournaments.status, 'live'),
-          sql`exists (select 1 from ${tournamentMatches} m where m.tournament_id = "tournaments"."id"
-            and m.status = 'reported' and m.review_ends_at <= ${now.toISOString()}::timestamptz)`,
-        ),
-      )
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!due) return false;
-    const results = await uow.tx
-      .select()
-      .from(tournamentMatches)
-      .where(
-        and(
-          eq(tournamentMatches.tournamentId, due.id),
-          eq(tournamentMatches.status, 'reported'),
-          lte(tournamentMatches.reviewEndsAt, now),
-        ),
-      )
-      .orderBy(asc(tournamentMatches.round), asc(tournamentMatches.slot));
+    const claimed = await claimLiveTournamentWith(uow, reviewEnded);
+    if (!claimed) return false;
+    const { tournament: due, matches: results } = claimed;
     for (const match of results) {
       if (match.winnerId !== null)
         await standLocked(ctx, uow, due, match, match.winnerId, 'review_ended');
@@ -916,26 +933,9 @@ async function decideOneUnplayed(ctx: AppContext, now: Date): Promise<boolean> {
       and not exists (select 1 from ${tournamentMatchEvidence} e
         where e.match_id = ${m}.id and e.user_id <> ${m}.no_show_claimed_by)))`;
   return inTransaction(ctx.db, async (uow) => {
-    const [due] = await uow.tx
-      .select()
-      .from(tournaments)
-      .where(
-        and(
-          eq(tournaments.status, 'live'),
-          sql`exists (select 1 from ${tournamentMatches} m
-            where m.tournament_id = "tournaments"."id" and ${unplayed(sql.raw('m'))})`,
-        ),
-      )
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!due) return false;
-    const matches = await uow.tx
-      .select()
-      .from(tournamentMatches)
-      .where(
-        and(eq(tournamentMatches.tournamentId, due.id), unplayed(sql.raw('"tournament_matches"'))),
-      )
-      .orderBy(asc(tournamentMatches.round), asc(tournamentMatches.slot));
+    const claimed = await claimLiveTournamentWith(uow, unplayed);
+    if (!claimed) return false;
+    const { tournament: due, matches } = claimed;
     for (const match of matches) {
       const outcome = await timeLimitOutcome(uow.tx, match);
       for (const userId of [match.playerAId, match.playerBId]) {
