@@ -248,6 +248,24 @@ export const PNG_1X1 = Buffer.from(
   'base64',
 );
 
+/**
+ * Reads until `read` answers something, every `everyMs`, for at most `timeoutMs`: what a crash
+ * e2e waits for is work the servers do in the background.
+ */
+export async function until<T>(
+  what: string,
+  read: () => Promise<T | undefined>,
+  { timeoutMs = 60_000, everyMs = 10 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
 /** Whether something listens at the URL's host and port (PostgreSQL for the crash e2es). */
 export async function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);

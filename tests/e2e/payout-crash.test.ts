@@ -7,7 +7,7 @@ import {
   startFakeNowPaymentsPayouts,
   type FakeNowPaymentsPayouts,
 } from '#server/features/payouts/testing/fake-nowpayments-payouts.ts';
-import { adminCall, reachable, startApp, type RunningApp } from './harness.ts';
+import { adminCall, reachable, startApp, until, type RunningApp } from './harness.ts';
 
 /**
  * The payout sender killed with SIGKILL (DESIGN §15, issue 24): once while NOWPayments has made
@@ -43,16 +43,6 @@ async function adminQuery(text: string): Promise<void> {
 async function rows<T>(text: string, values: unknown[] = []): Promise<T[]> {
   if (!pool) throw new Error('no database');
   return (await pool.query(text, values)).rows as T[];
-}
-
-async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 beforeAll(async () => {

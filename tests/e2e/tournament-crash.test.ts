@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, reachable, startApp, type RunningApp } from './harness.ts';
+import { adminCall, reachable, startApp, until, type RunningApp } from './harness.ts';
 
 /**
  * The tournament worker killed with SIGKILL (DESIGN §13, decision 0020). Two server processes
@@ -51,16 +51,6 @@ async function rows<T>(text: string, values: unknown[] = []): Promise<T[]> {
 async function count(text: string, values: unknown[] = []): Promise<number> {
   const [row] = await rows<{ count: string }>(text, values);
   return Number(row?.count ?? 0);
-}
-
-async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 beforeAll(async () => {
