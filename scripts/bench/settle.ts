@@ -5,14 +5,21 @@
 // the built server; beside the same cycle's SQL run by pgbench, and pgbench's TPC-B, with the
 // same client count; then the ledger invariants and a recount of every wallet. Rounds of each
 // alternate, so that all see the same machine. Prints a table; exits non-zero only if something
-// broke (errors, invariants), never for slowness.
+// broke (errors, invariants), never for slowness. `BENCH_HISTORY=1000` first gives every player
+// 1,000 earlier results, as a long-standing player has: the records each response shows are read
+// from them.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openPostgres, queryRows, type DatabaseHandle } from '../../src/server/db/client.ts';
+import {
+  openPostgres,
+  queryRows,
+  sqlArray,
+  type DatabaseHandle,
+} from '../../src/server/db/client.ts';
 import { runMigrations } from '../../src/server/db/migrate.ts';
 import { challenges } from '../../src/server/db/schema/challenges.ts';
 import type { AppContext } from '../../src/server/context.ts';
@@ -40,6 +47,7 @@ import { pgbenchCycles, writeCycleScript } from './cycle-script.ts';
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);
 const PLAYERS = 400;
 const CORES = availableParallelism();
 const START_CENTS = 100_000_000n;
@@ -187,6 +195,41 @@ async function sampleLockWaits(url: string, ms: number): Promise<LockWaits> {
   return { rows: share(waits.rows), notify: share(waits.notify), other: share(waits.other) };
 }
 
+/**
+ * Gives each player `matches` settled results from a month ago, half as creator and half as
+ * acceptor, against the players after them in turn, written straight into `challenges` (their
+ * money is not in the ledger: only the records and the lists read them). Returns how many.
+ */
+async function seedHistory(
+  database: DatabaseHandle,
+  players: number[],
+  matches: number,
+): Promise<number> {
+  const perSide = Math.floor(matches / 2);
+  if (perSide === 0) return 0;
+  await database.db.execute(sql`
+    with p as (
+      select u.id, u.ord - 1 as i, count(*) over () as n
+      from unnest(${sqlArray(players, 'integer')}) with ordinality as u(id, ord)
+    ),
+    pairs as (
+      select p.id as creator_id, q.id as acceptor_id, k, k % 2 = 0 as creator_won
+      from p cross join generate_series(1, ${perSide}::int) k
+        join p q on q.i = (p.i + 1 + (k - 1) % (p.n - 1)) % p.n
+    )
+    insert into challenges (creator_id, acceptor_id, winner_id, submitted_by, amount_cents, game,
+      gamer_tag, phone_number, console, status, creator_score, acceptor_score, prize_cents,
+      fee_cents, created_at, updated_at, accepted_at, completed_at, released_at, release_cause)
+    select creator_id, acceptor_id, case when creator_won then creator_id else acceptor_id end,
+      creator_id, 500, 'Chess', 'bench', '5550100000', 'PC', 'completed',
+      case when creator_won then 3 else 1 end, case when creator_won then 1 else 3 end, 1000, 50,
+      now() - interval '30 days', now() - interval '30 days', now() - interval '30 days',
+      now() - interval '30 days', now() - interval '30 days', 'review_ended'
+    from pairs`);
+  await database.db.execute(sql`analyze`);
+  return perSide * players.length;
+}
+
 async function check(database: DatabaseHandle, cycles: number, players: number): Promise<string[]> {
   const problems = [...(await checkLedgerInvariants(database.db)).problems];
   // Every completed cycle left one completed challenge; nothing is stuck half-way.
@@ -243,6 +286,7 @@ async function benchmark(url: string) {
     const ctx = benchContext(database, bus);
     const players = await seedPlayers(database, PLAYERS);
     await seedFundedWallets(database, players, START_CENTS);
+    const seeded = await seedHistory(database, players, HISTORY);
     const script = await writeCycleScript(database, players, scriptDir);
     const tokens = await seedSessions(database, players);
     const cookies = new Map(players.map((id, i) => [id, tokens[i] ?? '']));
@@ -302,7 +346,7 @@ async function benchmark(url: string) {
       rounds,
       load: { before: loadBefore, after: loadAfter },
       statements: script.statements,
-      problems: await check(database, cycles, players.length),
+      problems: await check(database, seeded + cycles, players.length),
     };
   } finally {
     await server?.stop();
@@ -390,8 +434,10 @@ try {
       `against the built server (a separate process; its CPU time over the round is "server ` +
       `CPU", 100% = one core), the ${statements} statements of one cycle as the service layer ` +
       `sent them run by pgbench (prepared and simple protocol), and pgbench TPC-B, all with ` +
-      `${CLIENTS} clients. "Money tx" are the ledger transfers the HTTP cycles committed. Load ` +
-      `average ${load.before.toFixed(2)} before, ${load.after.toFixed(2)} after (2 cores).\n\n` +
+      `${CLIENTS} clients. "Money tx" are the ledger transfers the HTTP cycles committed. ` +
+      (HISTORY > 0 ? `Each player had ${HISTORY} earlier results. ` : '') +
+      `Load average ${load.before.toFixed(2)} before, ${load.after.toFixed(2)} after ` +
+      `(2 cores).\n\n` +
       table(rows) +
       `\n\nCPU time per cycle (the machine's cores are shared by the server, PostgreSQL and the ` +
       `clients; ${CORES} cores = ${CORES * 1000} ms of CPU a second):\n\n${costs}\n` +
