@@ -10,6 +10,7 @@ export * from './notifications.ts';
 export * from './outbox.ts';
 export * from './payments.ts';
 export * from './payouts.ts';
+export * from './player-records.ts';
 export * from './rate-limits.ts';
 export * from './responsible-gaming.ts';
 export * from './sessions.ts';
