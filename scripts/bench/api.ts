@@ -61,15 +61,20 @@ interface Target {
   headers: Record<string, string>;
   /** The target this one is a share of (by name). */
   baseline?: string;
+  /** The process that answers it, whose CPU time per request is reported. */
+  server: ServerProcess;
 }
 
 interface Measurement {
   requestsPerSecond: number;
   p99Ms: number;
   failures: number;
+  /** The answering process's CPU time (user and system) per request, in microseconds. */
+  cpuMicroseconds: number;
 }
 
 async function measure(target: Target, seconds: number): Promise<Measurement> {
+  const cpuBefore = target.server.cpuSeconds();
   const result = await autocannon({
     url: target.url,
     connections: CONNECTIONS,
@@ -80,6 +85,7 @@ async function measure(target: Target, seconds: number): Promise<Measurement> {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
     failures: result.errors + result.timeouts + result.non2xx,
+    cpuMicroseconds: ((target.server.cpuSeconds() - cpuBefore) * 1e6) / result.requests.total,
   };
 }
 
@@ -166,6 +172,7 @@ async function profileServer(url: string, cookie: string): Promise<string> {
         name: path,
         url: `${app.baseUrl}${path}`,
         headers: { ...BROWSER_HEADERS, cookie },
+        server: app,
       };
       try {
         await measure(target, 2);
@@ -211,34 +218,44 @@ async function run(url: string) {
 
     const browser = { ...BROWSER_HEADERS, cookie };
     const targets: Target[] = [
-      { name: 'bare Fastify {"status":"ok"}', url: `${bare.baseUrl}/bare`, headers: {} },
+      {
+        name: 'bare Fastify {"status":"ok"}',
+        url: `${bare.baseUrl}/bare`,
+        headers: {},
+        server: bare,
+      },
       {
         name: `bare Fastify sending the home page's bytes`,
         url: `${bare.baseUrl}/same-bytes`,
         headers: BROWSER_HEADERS,
+        server: bare,
       },
       {
         name: `GET ${HOME_PAGE} (the home page)`,
         url: `${app.baseUrl}${HOME_PAGE}`,
         headers: browser,
+        server: app,
         baseline: `bare Fastify sending the home page's bytes`,
       },
       {
         name: "GET /api/challenges (the SPEC's call)",
         url: `${app.baseUrl}/api/challenges`,
         headers: browser,
+        server: app,
         baseline: 'bare Fastify {"status":"ok"}',
       },
       {
         name: 'GET /api/user',
         url: `${app.baseUrl}/api/user`,
         headers: browser,
+        server: app,
         baseline: 'bare Fastify {"status":"ok"}',
       },
       {
         name: 'GET /api/health (no session)',
         url: `${app.baseUrl}/api/health`,
         headers: BROWSER_HEADERS,
+        server: app,
         baseline: 'bare Fastify {"status":"ok"}',
       },
     ];
@@ -338,6 +355,7 @@ try {
       requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
       p99Ms: median(rounds.map((r) => r.p99Ms)),
       share: ofBaseline(target),
+      cpuMicroseconds: median(rounds.map((r) => r.cpuMicroseconds)),
       failures: rounds.reduce((sum, r) => sum + r.failures, 0),
     };
   });
@@ -359,6 +377,7 @@ try {
           'p99 ms': row.p99Ms.toFixed(0),
           share: Number.isNaN(row.share) ? '' : `${(row.share * 100).toFixed(0)}%`,
           of: row.target.baseline ?? '',
+          'server CPU µs/request': row.cpuMicroseconds.toFixed(1),
           failures: row.failures,
         })),
       ) +

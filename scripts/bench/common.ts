@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,7 +255,11 @@ export async function startProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'skillstake-bench-'));
-  let output = '';
+  // The server writes its log to a file, as a deployment does: read through a pipe, a server
+  // logging each request at `info` (megabytes a second) would cost this process, which also
+  // drives the load, the CPU of reading it.
+  const logFile = join(dataDir, 'server.log');
+  const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeFlags, script], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -265,30 +269,21 @@ export async function startProcess(
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
   });
-  // Kept until the process is ready, for the error if it never is; read and dropped afterwards
-  // (a server logging each request at `info` writes megabytes a second).
-  let ready = false;
-  const keep = (chunk: Buffer) => {
-    if (!ready) output += chunk.toString();
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  closeSync(log);
+  const output = () => readFileSync(logFile, 'utf8').slice(0, 20_000);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${script} exited during start:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`${script} exited during start:\n${output()}`);
     const ok = await fetch(`${baseUrl}${readyPath}`).then(
       (response) => response.ok,
       () => false,
     );
-    if (ok) {
-      ready = true;
-      break;
-    }
-    if (Date.now() > deadline) throw new Error(`${script} did not become ready:\n${output}`);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`${script} did not become ready:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const pid = child.pid ?? 0;
