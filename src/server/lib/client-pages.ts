@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PublicUser } from '#shared/contracts/auth.ts';
+import { PAGE_DATA_ELEMENT_ID, type PageQuery } from '#shared/page-data.ts';
 import { PAGES, pageAt, type PageName } from '#shared/pages.ts';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 
@@ -25,21 +26,22 @@ function staticClosure(manifest: Manifest, key: string, chunks = new Set<Manifes
 }
 
 /**
- * The signed-in user as a JSON data block (not a script: the content security policy allows no
- * inline code, and a browser runs none of type application/json). `<` is escaped so that no
- * value, a username with `</script>` in it say, can end the block.
+ * A value as a JSON data block (not a script: the content security policy allows no inline code,
+ * and a browser runs none of type application/json). `<` is escaped so that no value, a username
+ * with `</script>` in it say, can end the block.
  */
-function sessionUserBlock(user: PublicUser | null): string {
-  const json = JSON.stringify(user).replaceAll('<', '\\u003c');
-  return `<script type="application/json" id="${SESSION_USER_ELEMENT_ID}">${json}</script>`;
+function jsonBlock(id: string, value: unknown): string {
+  const json = JSON.stringify(value).replaceAll('<', '\\u003c');
+  return `<script type="application/json" id="${id}">${json}</script>`;
 }
 
 export interface ClientPages {
   /**
    * The page of the screen at `path`, saying who is signed in (null: nobody), or not saying when
-   * `user` is undefined (the session could not be checked: the client asks the API itself).
+   * `user` is undefined (the session could not be checked: the client asks the API itself);
+   * with the answers in `data`, if any, that the screen would otherwise ask the API for first.
    */
-  render(path: string, user: PublicUser | null | undefined): string;
+  render(path: string, user: PublicUser | null | undefined, data?: readonly PageQuery[]): string;
 }
 
 /**
@@ -77,9 +79,13 @@ export function buildClientPages(clientDir: string): ClientPages {
     };
   }
   return {
-    render(path, user) {
+    render(path, user, data = []) {
       const { head, body } = pages[pageAt(path)];
-      return user === undefined ? head + body : head + sessionUserBlock(user) + body;
+      const blocks = [
+        user === undefined ? '' : jsonBlock(SESSION_USER_ELEMENT_ID, user),
+        data.length === 0 ? '' : jsonBlock(PAGE_DATA_ELEMENT_ID, data),
+      ];
+      return head + blocks.join('') + body;
     },
   };
 }
