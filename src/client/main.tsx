@@ -21,8 +21,8 @@ if (!container) throw new Error('index.html has no #root element');
 // loading, it shows one centred spinner. The page may carry its screen's data too (the player,
 // the leaderboard, the tournaments): that goes into the cache as well, and is not asked again.
 const queryClient = createQueryClient();
+void seedPageData(queryClient, document, PAGE_QUERY_CONTRACTS);
 void Promise.all([
   preloadPage(window.location.pathname),
   seedUserFromPage(queryClient, document),
-  seedPageData(queryClient, document, PAGE_QUERY_CONTRACTS),
 ]).then(() => mountApp(container, <App queryClient={queryClient} />));

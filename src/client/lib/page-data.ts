@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { PAGE_DATA_ELEMENT_ID, PAGE_QUERIES, type PageQuery } from '#shared/page-data.ts';
 import type { z } from '#shared/validation.ts';
+import { afterFirstPaint } from './first-paint.ts';
 
 /** The contract of each query a page may carry, loaded on first use (as the query loads it). */
 export type PageQueryContracts = Record<PageQuery['query'], () => Promise<z.ZodType>>;
@@ -29,20 +30,25 @@ export function pageQueriesFrom(page: Document): PageQuery[] {
 
 /**
  * Before the first render: each answer the page carries goes into the cache under its query's
- * key, once it meets the contract the query checks the API's answer with, so the screen draws
- * from it and asks nothing. An answer that does not, or whose contract cannot load, is left out:
- * the query then asks the API as before.
+ * key, so the screen draws from it and asks nothing. The server wrote it through the contract the
+ * query checks the API's answer with; the client checks it too, once the page is drawn (`checked`:
+ * loading the contracts before would put their chunks and a round trip in front of the first
+ * paint, which is what the answer in the page is there to spare). One that breaks its contract is
+ * dropped and read from the API, whose answer is checked as ever. When the contract cannot load,
+ * the answer stays: the API's would be refused for the same reason.
  */
-export async function seedPageData(
+export function seedPageData(
   queryClient: QueryClient,
   page: Document,
   contracts: PageQueryContracts,
+  checked: Promise<unknown> = afterFirstPaint(),
 ): Promise<void> {
-  await Promise.all(
-    pageQueriesFrom(page).map(async ({ query, key, data }) => {
-      const contract = await contracts[query]().catch(() => undefined);
-      const parsed = contract?.safeParse(data);
-      if (parsed?.success) queryClient.setQueryData(key, parsed.data);
-    }),
-  );
+  const checks = pageQueriesFrom(page).map(async ({ query, key, data }) => {
+    queryClient.setQueryData(key, data);
+    await checked;
+    const contract = await contracts[query]().catch(() => undefined);
+    if (!contract || contract.safeParse(data).success) return;
+    await queryClient.resetQueries({ queryKey: key, exact: true });
+  });
+  return Promise.all(checks).then(() => undefined);
 }
