@@ -34,6 +34,12 @@ export const PAGES = {
 
 export type PageName = keyof typeof PAGES;
 
+/**
+ * The client module a page that names its signed-in user loads before its first render, to check
+ * that user against its contract: the server names its chunks in such a page too.
+ */
+export const SIGNED_IN_MODULE = 'features/auth/api/user-contract.ts';
+
 /** The page at `path` (without its query string): the not-found page when no screen matches. */
 export function pageAt(path: string): PageName {
   const names = Object.keys(PAGES) as PageName[];

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { PAGE_DATA_ELEMENT_ID, type PageQuery } from '#shared/page-data.ts';
-import { PAGES, pageAt, type PageName } from '#shared/pages.ts';
+import { PAGES, pageAt, SIGNED_IN_MODULE, type PageName } from '#shared/pages.ts';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 
 /** One chunk of Vite's build manifest (dist/client/.vite/manifest.json). */
@@ -63,29 +63,40 @@ export function buildClientPages(clientDir: string): ClientPages {
   const bodyEnd = html.indexOf('</body>');
   if (headEnd < 0 || bodyEnd < headEnd) throw new Error('the built index.html has no head or body');
 
-  const pages = {} as Record<PageName, { head: string; body: string }>;
+  const userChunks = [...staticClosure(manifest, SIGNED_IN_MODULE)].filter(
+    (chunk) => !entry.has(chunk),
+  );
+  const linksTo = (chunks: ManifestChunk[]) => {
+    const stylesheets = new Set(chunks.flatMap((chunk) => chunk.css ?? []));
+    return [
+      ...[...stylesheets].map((css) => `<link rel="stylesheet" crossorigin href="/${css}">`),
+      ...chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk.file}">`),
+    ].join('');
+  };
+
+  const pages = {} as Record<PageName, { head: string; signedInHead: string; body: string }>;
   for (const name of Object.keys(PAGES) as PageName[]) {
     const chunks = [...staticClosure(manifest, PAGES[name].module)].filter(
       (chunk) => !entry.has(chunk),
     );
-    const stylesheets = new Set(chunks.flatMap((chunk) => chunk.css ?? []));
-    const links = [
-      ...[...stylesheets].map((css) => `<link rel="stylesheet" crossorigin href="/${css}">`),
-      ...chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk.file}">`),
-    ];
+    const start = `${html.slice(0, headEnd)}${linksTo(chunks)}`;
+    const end = html.slice(headEnd, bodyEnd);
     pages[name] = {
-      head: `${html.slice(0, headEnd)}${links.join('')}${html.slice(headEnd, bodyEnd)}`,
+      head: start + end,
+      // A page naming a user also names the chunks its client checks that user with.
+      signedInHead: start + linksTo(userChunks.filter((chunk) => !chunks.includes(chunk))) + end,
       body: html.slice(bodyEnd),
     };
   }
   return {
     render(path, user, data = []) {
-      const { head, body } = pages[pageAt(path)];
+      const page = pages[pageAt(path)];
+      const head = user ? page.signedInHead : page.head;
       const blocks = [
         user === undefined ? '' : jsonBlock(SESSION_USER_ELEMENT_ID, user),
         data.length === 0 ? '' : jsonBlock(PAGE_DATA_ELEMENT_ID, data),
       ];
-      return head + blocks.join('') + body;
+      return head + blocks.join('') + page.body;
     },
   };
 }
