@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { PAGE_DATA_ELEMENT_ID, type PageQuery } from '#shared/page-data.ts';
-import { PAGES, pageAt, SIGNED_IN_MODULE, type PageName } from '#shared/pages.ts';
+import { PAGES, pageAt, SIGNED_IN_CHUNK, type PageName } from '#shared/pages.ts';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 
 /** One chunk of Vite's build manifest (dist/client/.vite/manifest.json). */
 interface ManifestChunk {
   file: string;
+  /** A chunk's name: for a chunk of vite.config.ts's groups, the group's. */
+  name?: string;
   isEntry?: boolean;
   imports?: string[];
   css?: string[];
@@ -63,7 +65,11 @@ export function buildClientPages(clientDir: string): ClientPages {
   const bodyEnd = html.indexOf('</body>');
   if (headEnd < 0 || bodyEnd < headEnd) throw new Error('the built index.html has no head or body');
 
-  const userChunks = [...staticClosure(manifest, SIGNED_IN_MODULE)].filter(
+  const userChunkKey = Object.keys(manifest).find(
+    (key) => key.startsWith('_') && manifest[key]?.name === SIGNED_IN_CHUNK,
+  );
+  if (!userChunkKey) throw new Error(`the client build has no ${SIGNED_IN_CHUNK} chunk`);
+  const userChunks = [...staticClosure(manifest, userChunkKey)].filter(
     (chunk) => !entry.has(chunk),
   );
   const linksTo = (chunks: ManifestChunk[]) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PAGE_DATA_ELEMENT_ID } from '#shared/page-data.ts';
-import { PAGES, SIGNED_IN_MODULE } from '#shared/pages.ts';
+import { PAGES, SIGNED_IN_CHUNK } from '#shared/pages.ts';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 import { Agent, createTestApp, signUp, type TestApp } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
@@ -40,7 +40,7 @@ function writeClientBuild(): string {
     ]),
   );
   manifest['main.tsx'] = { file: 'assets/index-1.js', isEntry: true } as never;
-  manifest[SIGNED_IN_MODULE] = { file: 'assets/user-contract-1.js', imports: ['main.tsx'] };
+  manifest['_lobby-1.js'] = { file: 'assets/lobby-1.js', name: SIGNED_IN_CHUNK } as never;
   writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
   return dir;
 }

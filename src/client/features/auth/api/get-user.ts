@@ -12,7 +12,7 @@ export const userQueryKey = ['user'] as const;
  * building zod's schemas was the largest part of that chunk's evaluation before the first paint.
  */
 export async function loadPublicUserSchema() {
-  return (await import('./user-contract.ts')).publicUserSchema;
+  return (await import('#shared/contracts/user.ts')).publicUserSchema;
 }
 
 /** The signed-in user, or null when there is no session (SPEC §4: 401 means anonymous). */
