@@ -14,6 +14,8 @@ function modules(...fragments: string[]): (id: string) => boolean {
 // first render, to check the user its page names (src/client/features/auth/api/get-user.ts), so
 // they are part of its chunk below rather than a chunk of their own, which would be one request
 // more in the first wave of six and delayed the lobby's largest paint in Lighthouse's simulation.
+// The server names that chunk in every page that names a user, by the group's name
+// (SIGNED_IN_CHUNK in src/shared/pages.ts).
 // The other contracts are chunks of their own, loaded on first use: the lists' with their first
 // answers, the forms' with the forms. `npm run check:bundle` fails if zod comes back into what
 // the entry or /auth needs.
@@ -34,10 +36,7 @@ const CHUNK_GROUPS = [
     test: modules(
       '/react-hook-form/',
       '/@hookform/',
-      '/@radix-ui/react-label/',
-      '/src/client/components/ui/label.tsx',
       '/src/client/components/ui/field.tsx',
-      '/src/client/components/ui/input.tsx',
       '/src/client/lib/form-errors.ts',
       '/src/client/lib/lazy-zod-resolver.ts',
     ),
@@ -65,6 +64,12 @@ const CHUNK_GROUPS = [
       // The look of fields without the forms' code, and the lobby's constants (no zod).
       '/src/client/components/ui/native-select.tsx',
       '/src/client/components/ui/input-classes.ts',
+      // A label and an input without form state, here rather than with react-hook-form:
+      // /leaderboard's filter needs these alone, and a chunk of their own would be one more
+      // request in front of /auth's first paint.
+      '/@radix-ui/react-label/',
+      '/src/client/components/ui/label.tsx',
+      '/src/client/components/ui/input.tsx',
       '/src/shared/lobby.ts',
     ),
     priority: 2,

@@ -34,6 +34,13 @@ export const PAGES = {
 
 export type PageName = keyof typeof PAGES;
 
+/**
+ * The chunk a page that names its signed-in user loads before its first render, to check that
+ * user against its contract: the one vite.config.ts puts zod and that contract in (its ZOD
+ * modules). The server names it, and what it imports, in such a page too.
+ */
+export const SIGNED_IN_CHUNK = 'lobby';
+
 /** The page at `path` (without its query string): the not-found page when no screen matches. */
 export function pageAt(path: string): PageName {
   const names = Object.keys(PAGES) as PageName[];

@@ -53,6 +53,7 @@ export async function createTestApp(
       | 'clientDir'
       | 'mailTransport'
       | 'mailEveryMs'
+      | 'pageDataWaitMs'
     >
   > = {},
 ): Promise<TestApp> {
@@ -85,6 +86,7 @@ export async function createTestApp(
       : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
     ...(options.mailEveryMs ? { mailEveryMs: options.mailEveryMs } : {}),
+    ...(options.pageDataWaitMs ? { pageDataWaitMs: options.pageDataWaitMs } : {}),
   });
   await app.ready();
   return {

@@ -66,12 +66,14 @@ export interface RenderAppResult extends RenderResult {
   queryClient: QueryClient;
 }
 
-/** Renders the whole app, routes and providers, at `path` in an in-memory location. */
-export function renderApp(path: string): RenderAppResult {
+/**
+ * Renders the whole app, routes and providers, at `path` in an in-memory location; with a query
+ * client a test filled beforehand (as main.tsx fills it from the page), or a new one.
+ */
+export function renderApp(path: string, queryClient = createQueryClient()): RenderAppResult {
   // jsdom does not implement scrolling; the shell scrolls to the top on every navigation.
   vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
   const location = memoryLocation({ path, record: true });
-  const queryClient = createQueryClient();
   const view = render(
     <AppProviders queryClient={queryClient}>
       <Router hook={location.hook}>

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PAGES, pageAt } from '#shared/pages.ts';
+import { PAGES, pageAt, SIGNED_IN_CHUNK } from '#shared/pages.ts';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 import { Agent, createTestApp, registration, type TestApp } from '#tests/helpers/test-app.ts';
 import { API_CONTENT_SECURITY_POLICY, contentSecurityPolicy } from '../plugins/security-headers.ts';
@@ -27,6 +27,12 @@ function manifest(overrides: Record<string, object | undefined>) {
     '_react.js': { file: 'assets/react-1.js' },
     '_forms.js': { file: 'assets/forms-1.js', imports: ['main.tsx', '_icons.js'] },
     '_icons.js': { file: 'assets/icons-1.js', css: ['assets/icons-1.css'] },
+    '_zod.js': { file: 'assets/zod-1.js' },
+    '_lobby-1.js': {
+      file: 'assets/lobby-1.js',
+      name: SIGNED_IN_CHUNK,
+      imports: ['main.tsx', '_zod.js'],
+    },
     ...pages,
     'app/routes/auth.tsx': {
       file: 'assets/auth-1.js',
@@ -150,11 +156,18 @@ describe('pages served by the app', () => {
     const page = await player.get('/challenges/3?tab=chat');
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(links(page.body)).toEqual(['modulepreload /assets/app-routes-challenge-detail-tsx.js']);
+    // With the chunks its client checks the user with, which it loads before its first render.
+    expect(links(page.body)).toEqual([
+      'modulepreload /assets/app-routes-challenge-detail-tsx.js',
+      'modulepreload /assets/lobby-1.js',
+      'modulepreload /assets/zod-1.js',
+    ]);
     expect(sessionUserIn(page.body)).toEqual((await player.get('/api/user')).json());
 
     await player.post('/api/logout');
-    expect(sessionUserIn((await player.get('/')).body)).toBeNull();
+    const signedOut = (await player.get('/challenges/3')).body;
+    expect(sessionUserIn(signedOut)).toBeNull();
+    expect(links(signedOut)).toEqual(['modulepreload /assets/app-routes-challenge-detail-tsx.js']);
   });
 
   it('name nobody for a visitor, or for a session cookie that is not one', async () => {

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PublicUser } from '#shared/contracts/auth.ts';
-import { PAGES, pageAt, type PageName } from '#shared/pages.ts';
+import { PAGE_DATA_ELEMENT_ID, type PageQuery } from '#shared/page-data.ts';
+import { PAGES, pageAt, SIGNED_IN_CHUNK, type PageName } from '#shared/pages.ts';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 
 /** One chunk of Vite's build manifest (dist/client/.vite/manifest.json). */
 interface ManifestChunk {
   file: string;
+  /** A chunk's name: for a chunk of vite.config.ts's groups, the group's. */
+  name?: string;
   isEntry?: boolean;
   imports?: string[];
   css?: string[];
@@ -25,21 +28,22 @@ function staticClosure(manifest: Manifest, key: string, chunks = new Set<Manifes
 }
 
 /**
- * The signed-in user as a JSON data block (not a script: the content security policy allows no
- * inline code, and a browser runs none of type application/json). `<` is escaped so that no
- * value, a username with `</script>` in it say, can end the block.
+ * A value as a JSON data block (not a script: the content security policy allows no inline code,
+ * and a browser runs none of type application/json). `<` is escaped so that no value, a username
+ * with `</script>` in it say, can end the block.
  */
-function sessionUserBlock(user: PublicUser | null): string {
-  const json = JSON.stringify(user).replaceAll('<', '\\u003c');
-  return `<script type="application/json" id="${SESSION_USER_ELEMENT_ID}">${json}</script>`;
+function jsonBlock(id: string, value: unknown): string {
+  const json = JSON.stringify(value).replaceAll('<', '\\u003c');
+  return `<script type="application/json" id="${id}">${json}</script>`;
 }
 
 export interface ClientPages {
   /**
    * The page of the screen at `path`, saying who is signed in (null: nobody), or not saying when
-   * `user` is undefined (the session could not be checked: the client asks the API itself).
+   * `user` is undefined (the session could not be checked: the client asks the API itself);
+   * with the answers in `data`, if any, that the screen would otherwise ask the API for first.
    */
-  render(path: string, user: PublicUser | null | undefined): string;
+  render(path: string, user: PublicUser | null | undefined, data?: readonly PageQuery[]): string;
 }
 
 /**
@@ -61,25 +65,44 @@ export function buildClientPages(clientDir: string): ClientPages {
   const bodyEnd = html.indexOf('</body>');
   if (headEnd < 0 || bodyEnd < headEnd) throw new Error('the built index.html has no head or body');
 
-  const pages = {} as Record<PageName, { head: string; body: string }>;
+  const userChunkKey = Object.keys(manifest).find(
+    (key) => key.startsWith('_') && manifest[key]?.name === SIGNED_IN_CHUNK,
+  );
+  if (!userChunkKey) throw new Error(`the client build has no ${SIGNED_IN_CHUNK} chunk`);
+  const userChunks = [...staticClosure(manifest, userChunkKey)].filter(
+    (chunk) => !entry.has(chunk),
+  );
+  const linksTo = (chunks: ManifestChunk[]) => {
+    const stylesheets = new Set(chunks.flatMap((chunk) => chunk.css ?? []));
+    return [
+      ...[...stylesheets].map((css) => `<link rel="stylesheet" crossorigin href="/${css}">`),
+      ...chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk.file}">`),
+    ].join('');
+  };
+
+  const pages = {} as Record<PageName, { head: string; signedInHead: string; body: string }>;
   for (const name of Object.keys(PAGES) as PageName[]) {
     const chunks = [...staticClosure(manifest, PAGES[name].module)].filter(
       (chunk) => !entry.has(chunk),
     );
-    const stylesheets = new Set(chunks.flatMap((chunk) => chunk.css ?? []));
-    const links = [
-      ...[...stylesheets].map((css) => `<link rel="stylesheet" crossorigin href="/${css}">`),
-      ...chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk.file}">`),
-    ];
+    const start = `${html.slice(0, headEnd)}${linksTo(chunks)}`;
+    const end = html.slice(headEnd, bodyEnd);
     pages[name] = {
-      head: `${html.slice(0, headEnd)}${links.join('')}${html.slice(headEnd, bodyEnd)}`,
+      head: start + end,
+      // A page naming a user also names the chunks its client checks that user with.
+      signedInHead: start + linksTo(userChunks.filter((chunk) => !chunks.includes(chunk))) + end,
       body: html.slice(bodyEnd),
     };
   }
   return {
-    render(path, user) {
-      const { head, body } = pages[pageAt(path)];
-      return user === undefined ? head + body : head + sessionUserBlock(user) + body;
+    render(path, user, data = []) {
+      const page = pages[pageAt(path)];
+      const head = user ? page.signedInHead : page.head;
+      const blocks = [
+        user === undefined ? '' : jsonBlock(SESSION_USER_ELEMENT_ID, user),
+        data.length === 0 ? '' : jsonBlock(PAGE_DATA_ELEMENT_ID, data),
+      ];
+      return head + blocks.join('') + page.body;
     },
   };
 }

@@ -38,8 +38,17 @@ export function requireUser(request: FastifyRequest): User {
  * password alone.
  */
 export function requireViewer(request: FastifyRequest): User {
-  const user = requireUser(request);
-  return user.isAdmin && !request.adminPrivileges ? { ...user, isAdmin: false } : user;
+  return viewerOf(requireUser(request), request.adminPrivileges);
+}
+
+/** Whether `user` may use admin powers now: an admin, with two-factor sign-in on if required. */
+export function hasAdminPrivileges(user: User, adminTwoFactorRequired: boolean): boolean {
+  return user.isAdmin && !(adminTwoFactorRequired && user.totpSecret === null);
+}
+
+/** `user` as requireViewer gives them, for a caller that is not a route (the page's data). */
+export function viewerOf(user: User, adminPrivileges: boolean): User {
+  return user.isAdmin && !adminPrivileges ? { ...user, isAdmin: false } : user;
 }
 
 export interface AccessOptions {
@@ -74,8 +83,7 @@ export const accessControl = fp(
       if (!found) throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
       request.currentUser = found.user;
       request.sessionTokenHash = found.tokenHash;
-      const twoFactorDue = options.adminTwoFactorRequired && found.user.totpSecret === null;
-      request.adminPrivileges = found.user.isAdmin && !twoFactorDue;
+      request.adminPrivileges = hasAdminPrivileges(found.user, options.adminTwoFactorRequired);
       if (access === 'admin' && !found.user.isAdmin) {
         throw new AppError('FORBIDDEN', ADMIN_REQUIRED_MESSAGE);
       }

@@ -7,6 +7,7 @@ import type {
   LeaderboardRow,
 } from '#shared/contracts/players.ts';
 import { GAME_MAX } from '#shared/lobby.ts';
+import { leaderboardChoiceOf } from '#shared/page-data.ts';
 import { PlayerLink } from '#client/components/player-link.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
@@ -36,12 +37,8 @@ const isPeriod = (value: string | null): value is LeaderboardPeriodValue =>
 function useLeaderboardChoice(): [LeaderboardChoice, (next: LeaderboardChoice) => void] {
   const search = useSearch();
   const [path, navigate] = useLocation();
-  const params = new URLSearchParams(search);
-  const period = params.get('period');
-  const choice: LeaderboardChoice = {
-    period: isPeriod(period) ? period : 'week',
-    game: (params.get('game') ?? '').trim().slice(0, GAME_MAX),
-  };
+  // The server reads the address the same way for the board it puts in the page.
+  const choice = leaderboardChoiceOf(search);
   const choose = (next: LeaderboardChoice) => {
     const query = new URLSearchParams();
     if (next.period !== 'week') query.set('period', next.period);

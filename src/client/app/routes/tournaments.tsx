@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'wouter';
 import { Trophy, TriangleAlert } from 'lucide-react';
 import type { PublicUser } from '#shared/contracts/auth.ts';
@@ -7,8 +8,15 @@ import { Card, CardContent } from '#client/components/ui/card.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { useTournaments } from '#client/features/tournaments/api/get-tournaments.ts';
-import { CreateTournamentForm } from '#client/features/tournaments/components/create-tournament-form.tsx';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
+
+// Only admins see the form: a player's page does not wait for it, its form helpers or the
+// tournament contracts it checks with.
+const CreateTournamentForm = lazy(() =>
+  import('#client/features/tournaments/components/create-tournament-form.tsx').then((m) => ({
+    default: m.CreateTournamentForm,
+  })),
+);
 
 const SECTIONS: Array<{ title: string; statuses: TournamentSummary['status'][]; empty: string }> = [
   { title: 'Upcoming', statuses: ['open'], empty: 'No tournament is taking entries right now.' },
@@ -76,7 +84,11 @@ export function TournamentsPage({ user }: { user: PublicUser }) {
         title="TOURNAMENTS"
         description="Pay the entry fee to take a place. The pool, minus the 5% fee, is paid by place when the final's result stands."
       />
-      {user.isAdmin && <CreateTournamentForm />}
+      {user.isAdmin && (
+        <Suspense fallback={null}>
+          <CreateTournamentForm />
+        </Suspense>
+      )}
       {!list.isPending && list.data === undefined ? (
         <EmptyState icon={TriangleAlert} title="COULD NOT LOAD TOURNAMENTS" />
       ) : (

@@ -1,29 +1,29 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Leaderboard, LeaderboardPeriodValue } from '#shared/contracts/players.ts';
+import type { Leaderboard } from '#shared/contracts/players.ts';
+import {
+  leaderboardQueryKey,
+  leaderboardQueryOf,
+  type LeaderboardChoice,
+} from '#shared/page-data.ts';
 import { getJson, loadedOnce } from '#client/lib/api-client.ts';
 
-const loadLeaderboardSchema = loadedOnce(
+export const loadLeaderboardSchema = loadedOnce(
   async () => (await import('#shared/contracts/players.ts')).leaderboardSchema,
 );
 
-export interface LeaderboardChoice {
-  period: LeaderboardPeriodValue;
-  /** A game's name, or '' for all games. */
-  game: string;
-}
+export type { LeaderboardChoice };
 
 export function getLeaderboard(
   choice: LeaderboardChoice,
   signal?: AbortSignal,
 ): Promise<Leaderboard> {
-  const params = new URLSearchParams({ period: choice.period });
-  if (choice.game.trim()) params.set('game', choice.game.trim());
+  const params = new URLSearchParams(leaderboardQueryOf(choice));
   return getJson(`/api/leaderboard?${params.toString()}`, loadLeaderboardSchema, signal);
 }
 
 export function leaderboardQueryOptions(choice: LeaderboardChoice) {
   return queryOptions({
-    queryKey: ['leaderboard', choice.period, choice.game.trim().toLowerCase()],
+    queryKey: leaderboardQueryKey(choice),
     queryFn: ({ signal }) => getLeaderboard(choice, signal),
   });
 }

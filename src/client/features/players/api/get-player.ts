@@ -1,12 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PlayerProfile } from '#shared/contracts/players.ts';
+import { playerQueryKey } from '#shared/page-data.ts';
 import { ApiError, getJson, loadedOnce } from '#client/lib/api-client.ts';
 
-const loadPlayerSchema = loadedOnce(
+export const loadPlayerSchema = loadedOnce(
   async () => (await import('#shared/contracts/players.ts')).playerProfileSchema,
 );
 
-export const playerQueryKey = (username: string) => ['players', username.toLowerCase()] as const;
+export { playerQueryKey };
 
 /** A player's public page, or null when there is no such player (or the account was closed). */
 export async function getPlayer(

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TournamentDetail, TournamentSummary } from '#shared/contracts/tournaments.ts';
+import { tournamentListQueryKey, tournamentsQueryKey } from '#shared/page-data.ts';
 import { ApiError, getJson, loadedOnce } from '#client/lib/api-client.ts';
 
 export const loadTournamentListSchema = loadedOnce(
@@ -9,8 +10,7 @@ export const loadTournamentSchema = loadedOnce(
   async () => (await import('#shared/contracts/tournaments.ts')).tournamentDetailSchema,
 );
 
-/** The prefix of every tournament key: one TOURNAMENT_UPDATED reads them all again. */
-export const tournamentsQueryKey = ['tournaments'] as const;
+export { tournamentsQueryKey };
 
 export function tournamentQueryKey(id: number) {
   return [...tournamentsQueryKey, 'detail', id] as const;
@@ -18,7 +18,7 @@ export function tournamentQueryKey(id: number) {
 
 export function tournamentListQueryOptions() {
   return queryOptions({
-    queryKey: [...tournamentsQueryKey, 'list'],
+    queryKey: tournamentListQueryKey,
     queryFn: ({ signal }): Promise<TournamentSummary[]> =>
       getJson('/api/tournaments', loadTournamentListSchema, signal),
   });
