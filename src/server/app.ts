@@ -459,15 +459,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
       );
       // What the screen would ask the API for first, as the API would answer this viewer; left
-      // out when it fails or is slow, and the client asks as before.
-      const data = signedIn
-        ? await pageData(
-            ctx,
-            { path, search, viewer: signedIn.viewer },
-            request.log,
-            options.pageDataWaitMs,
-          )
-        : [];
+      // out when it fails or is slow (the client then asks as before), and from the answer to a
+      // HEAD request, whose body is never sent.
+      const data =
+        signedIn && request.method === 'GET'
+          ? await pageData(
+              ctx,
+              { path, search, viewer: signedIn.viewer },
+              request.log,
+              options.pageDataWaitMs,
+            )
+          : [];
       // It names its user: kept by no cache, sent again on every visit, like an API answer.
       // Compressed per visit (a few kilobytes, a fraction of a millisecond): on a slow phone
       // network the document is the first thing the page waits for.

@@ -23,23 +23,25 @@ export interface PageQuery {
 /** GET /api/players/:username, whatever the case of the name. */
 export const playerQueryKey = (username: string) => ['players', username.toLowerCase()] as const;
 
-export type LeaderboardPeriodChoice = 'week' | 'month' | 'all';
+/** The leaderboards' periods (GET /api/leaderboard's `period`). */
+export const LEADERBOARD_PERIOD_VALUES = ['week', 'month', 'all'] as const;
+export type LeaderboardPeriodValue = (typeof LEADERBOARD_PERIOD_VALUES)[number];
+
+export const isLeaderboardPeriod = (value: string | null): value is LeaderboardPeriodValue =>
+  (LEADERBOARD_PERIOD_VALUES as readonly (string | null)[]).includes(value);
 
 export interface LeaderboardChoice {
-  period: LeaderboardPeriodChoice;
+  period: LeaderboardPeriodValue;
   /** A game's name, or '' for all games. */
   game: string;
 }
-
-const PERIODS: readonly string[] = ['week', 'month', 'all'] satisfies LeaderboardPeriodChoice[];
 
 /** The board an address asks for (`?period=month&game=Tekken 8`): this week, all games, unsaid. */
 export function leaderboardChoiceOf(search: string): LeaderboardChoice {
   const params = new URLSearchParams(search);
   const period = params.get('period');
   return {
-    period:
-      period !== null && PERIODS.includes(period) ? (period as LeaderboardPeriodChoice) : 'week',
+    period: isLeaderboardPeriod(period) ? period : 'week',
     game: (params.get('game') ?? '').trim().slice(0, GAME_MAX),
   };
 }

@@ -86,7 +86,7 @@ export async function createTestApp(
       : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
     ...(options.mailEveryMs ? { mailEveryMs: options.mailEveryMs } : {}),
-    ...(options.pageDataWaitMs ? { pageDataWaitMs: options.pageDataWaitMs } : {}),
+    ...(options.pageDataWaitMs !== undefined ? { pageDataWaitMs: options.pageDataWaitMs } : {}),
   });
   await app.ready();
   return {

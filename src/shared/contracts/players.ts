@@ -1,5 +1,6 @@
 import { playerRecordSchema } from './challenge-view.ts';
 import { GAME_MAX } from './challenges.ts';
+import { LEADERBOARD_PERIOD_VALUES } from '../page-data.ts';
 import { z } from '../validation.ts';
 
 /**
@@ -12,8 +13,7 @@ export const PLAYER_GAMES_MAX = 5;
 export const LEADERBOARD_SIZE = 50;
 export const GAME_SUGGESTIONS_MAX = 8;
 
-export const LEADERBOARD_PERIOD_VALUES = ['week', 'month', 'all'] as const;
-export type LeaderboardPeriodValue = (typeof LEADERBOARD_PERIOD_VALUES)[number];
+export { LEADERBOARD_PERIOD_VALUES, type LeaderboardPeriodValue } from '../page-data.ts';
 
 export const PLAYER_MESSAGES = {
   notFound: 'Player not found',

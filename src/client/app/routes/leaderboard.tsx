@@ -7,7 +7,7 @@ import type {
   LeaderboardRow,
 } from '#shared/contracts/players.ts';
 import { GAME_MAX } from '#shared/lobby.ts';
-import { leaderboardChoiceOf } from '#shared/page-data.ts';
+import { isLeaderboardPeriod, leaderboardChoiceOf } from '#shared/page-data.ts';
 import { PlayerLink } from '#client/components/player-link.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
@@ -29,9 +29,6 @@ const PERIOD_LABELS: Record<LeaderboardPeriodValue, string> = {
   month: 'This month',
   all: 'All time',
 };
-
-const isPeriod = (value: string | null): value is LeaderboardPeriodValue =>
-  value !== null && value in PERIOD_LABELS;
 
 /** The board in the address (`?period=month&game=Tekken 8`), so that a link shares it. */
 function useLeaderboardChoice(): [LeaderboardChoice, (next: LeaderboardChoice) => void] {
@@ -152,7 +149,8 @@ export function LeaderboardPage() {
             id={`${id}-period`}
             value={choice.period}
             onChange={(event) => {
-              if (isPeriod(event.target.value)) choose({ ...choice, period: event.target.value });
+              if (isLeaderboardPeriod(event.target.value))
+                choose({ ...choice, period: event.target.value });
             }}
           >
             {(Object.keys(PERIOD_LABELS) as LeaderboardPeriodValue[]).map((period) => (

@@ -111,6 +111,8 @@ describe('the data a page carries', () => {
       ],
       // The client reads an unknown period as this week, as the server does.
       ['?period=decade', 'period=week', ['leaderboard', 'week', '']],
+      // wouter decodes the query string once before the client reads it, and so does the server.
+      ['?game=a%2520b', 'period=week&game=a%20b', ['leaderboard', 'week', 'a b']],
     ] as const) {
       const page = await agent.get(`/leaderboard${search}`);
       const api = await agent.get(`/api/leaderboard?${query}`);
@@ -157,6 +159,9 @@ describe('the data a page carries', () => {
       ['/players/nobody_here_at_all', '/api/players/nobody_here_at_all', 404],
       [`/players/${closed.user.username}`, `/api/players/${closed.user.username}`, 404],
       [`/players/${'x'.repeat(65)}`, `/api/players/${'x'.repeat(65)}`, 400],
+      // A control character the client reads once wouter has decoded the query string: the API
+      // refuses it before its route runs, so it is not looked up.
+      ['/leaderboard?game=a%2501b', '/api/leaderboard?game=a%01b', 400],
     ] as const) {
       expect((await agent.get(api)).statusCode, api).toBe(status);
       const page = await agent.get(path);
@@ -179,12 +184,25 @@ describe('the data a page carries', () => {
 
   it('is left out when its load is slow: the page does not wait for it', async () => {
     const { agent } = await signUp(t.app);
+    // A page that waited for it would never come, and the test would time out.
     listTournaments.override = () => new Promise<never>(() => {});
-    const started = performance.now();
     const page = await agent.get('/tournaments');
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(page.statusCode).toBe(200);
     expect(pageDataOf(page.body)).toBeUndefined();
+  });
+
+  it('is not loaded for a HEAD request, whose body is never sent', async () => {
+    const { agent } = await signUp(t.app);
+    let loads = 0;
+    listTournaments.override = () => {
+      loads += 1;
+      return Promise.reject(new Error('loaded'));
+    };
+    const head = await agent.request({ method: 'HEAD', url: '/tournaments' });
+    expect(head.statusCode).toBe(200);
+    expect(loads).toBe(0);
+    await agent.get('/tournaments');
+    expect(loads).toBe(1);
   });
 
   it('is nothing on pages whose screens carry none', async () => {

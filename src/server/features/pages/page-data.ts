@@ -19,7 +19,8 @@ import { pageAt, type PageName } from '#shared/pages.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema/users.ts';
-import { leaderboard, playerProfile } from '../players/routes.ts';
+import { leaderboard, playerProfile } from '../players/view.ts';
+import { findControlCharacter } from '../../plugins/text-guard.ts';
 import { listTournaments } from '../tournaments/view.ts';
 
 /** The address a page is sent for, and who asked (as requireViewer sees them). */
@@ -48,14 +49,14 @@ function loader<T>(definition: PageQueryLoader<T>): PageQueryLoader<unknown> {
 }
 
 /**
- * What wouter makes of the address: it decodes escapes (`%20`) with decodeURI, and leaves the
- * address as it is when that fails.
+ * What wouter makes of the path or the query string it gives the screen: it decodes escapes
+ * (`%20`) with decodeURI, and leaves the text as it is when that fails.
  */
-function decodedPath(path: string): string {
+function asWouterDecodes(text: string): string {
   try {
-    return path.includes('%') ? decodeURI(path) : path;
+    return text.includes('%') ? decodeURI(text) : text;
   } catch {
-    return path;
+    return text;
   }
 }
 
@@ -70,7 +71,7 @@ const PAGE_DATA: Partial<Record<PageName, Array<PageQueryLoader<unknown>>>> = {
       query: 'player',
       schema: playerProfileSchema,
       async load(ctx, { path }) {
-        const username = /^\/players\/([^/]+)$/.exec(decodedPath(path))?.[1];
+        const username = /^\/players\/([^/]+)$/.exec(asWouterDecodes(path))?.[1];
         const params = playerParamsSchema.safeParse({ username });
         if (!username || !params.success) return undefined;
         const data = await playerProfile(ctx, params.data.username);
@@ -84,7 +85,9 @@ const PAGE_DATA: Partial<Record<PageName, Array<PageQueryLoader<unknown>>>> = {
       query: 'leaderboard',
       schema: leaderboardSchema,
       async load(ctx, { search }) {
-        const choice = leaderboardChoiceOf(search);
+        const choice = leaderboardChoiceOf(asWouterDecodes(search));
+        // Decoded twice, a query the text guard let through can carry a control character.
+        if (findControlCharacter(choice.game) !== undefined) return undefined;
         const query = leaderboardQuerySchema.safeParse(leaderboardQueryOf(choice));
         if (!query.success) return undefined;
         return { key: leaderboardQueryKey(choice), data: await leaderboard(ctx, query.data) };
@@ -132,8 +135,8 @@ export async function pageData(
       try {
         const answer = await Promise.race([loading, late]);
         if (answer !== 'late') return answer;
+        // A rejection of the late load is not unhandled: the race above holds it.
         log.warn({ query, waitMs }, 'the data of a page was late: the page is sent without it');
-        loading.catch(() => undefined);
       } catch (error) {
         log.error({ err: error, query }, 'could not load the data of a page');
       }
