@@ -46,7 +46,9 @@ describe('quick match between two browsers', () => {
     await quickMatch(first.page, 'Halo Infinite', 'MasterChief');
     await first.page.getByText('Waiting for an opponent').first().waitFor();
     await first.page.waitForURL(/\/challenges\/\d+$/);
-    await first.page.getByText('WAITING FOR AN OPPONENT').waitFor();
+    // The challenge page's notice, written in capitals; a search ignoring case also found the
+    // toast above (its title and what it announces) whenever that was still on screen.
+    await first.page.getByText('WAITING FOR AN OPPONENT', { exact: true }).waitFor();
     await expectTopBarBalance(first.page, '$30.00');
 
     // The second asks on the same terms (another case of the name) and meets the first.
