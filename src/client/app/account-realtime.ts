@@ -13,7 +13,7 @@ import { challengeListsQueryKey } from '#client/features/challenges/api/get-chal
 import { invalidateChallenge } from '#client/features/challenges/api/invalidate-challenges.ts';
 import { transactionsQueryKey } from '#client/features/wallet/api/get-transactions.ts';
 import { payoutsQueryKey } from '#client/features/payouts/api/get-payouts.ts';
-import { tournamentsQueryKey } from '#client/features/tournaments/api/get-tournaments.ts';
+import { tournamentsQueryKey } from '#shared/page-data.ts';
 
 /**
  * What an account event changes on screen. BALANCE_UPDATE replaces the cached balance (SPEC §4)

@@ -9,24 +9,14 @@ import { createQueryClient } from '#client/lib/query-client.ts';
 import { parseRequestUrl } from '#client/test-utils/challenges.ts';
 import { jsonResponse, makeUser, renderApp, stubFetch } from '#client/test-utils/render-app.tsx';
 import { pageQueriesFrom, seedPageData } from './page-data.ts';
+import { pageWithBlock } from '#client/test-utils/page.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-/** A page as the server sends it, with `block` as its data block's text. */
-function page(block?: string): Document {
-  const document = new DOMParser().parseFromString('<!doctype html><body></body>', 'text/html');
-  if (block !== undefined) {
-    const script = document.createElement('script');
-    script.type = 'application/json';
-    script.id = PAGE_DATA_ELEMENT_ID;
-    script.textContent = block;
-    document.body.append(script);
-  }
-  return document;
-}
+const page = (block?: string) => pageWithBlock(PAGE_DATA_ELEMENT_ID, block);
 
 /** The block as the server writes it: `<` escaped. */
 const blockOf = (queries: PageQuery[]) => JSON.stringify(queries).replaceAll('<', '\\u003c');

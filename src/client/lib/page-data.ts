@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { PAGE_DATA_ELEMENT_ID, PAGE_QUERIES, type PageQuery } from '#shared/page-data.ts';
 import type { z } from '#shared/validation.ts';
 import { afterFirstPaint } from './first-paint.ts';
+import { pageBlock } from './page-block.ts';
 
 /** The contract of each query a page may carry, loaded on first use (as the query loads it). */
 export type PageQueryContracts = Record<PageQuery['query'], () => Promise<z.ZodType>>;
@@ -17,14 +18,7 @@ function isPageQuery(value: unknown): value is PageQuery {
  * would otherwise ask the API for first. None when the page carries none or something unreadable.
  */
 export function pageQueriesFrom(page: Document): PageQuery[] {
-  const text = page.getElementById(PAGE_DATA_ELEMENT_ID)?.textContent;
-  if (!text) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return [];
-  }
+  const value = pageBlock(page, PAGE_DATA_ELEMENT_ID);
   return Array.isArray(value) ? value.filter(isPageQuery) : [];
 }
 

@@ -7,7 +7,11 @@ import type {
   LeaderboardRow,
 } from '#shared/contracts/players.ts';
 import { GAME_MAX } from '#shared/lobby.ts';
-import { isLeaderboardPeriod, leaderboardChoiceOf } from '#shared/page-data.ts';
+import {
+  isLeaderboardPeriod,
+  leaderboardChoiceOf,
+  type LeaderboardChoice,
+} from '#shared/page-data.ts';
 import { PlayerLink } from '#client/components/player-link.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '#client/components/ui/card.tsx';
@@ -18,10 +22,7 @@ import { NativeSelect } from '#client/components/ui/native-select.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { useGameSuggestions } from '#client/features/challenges/api/get-game-suggestions.ts';
-import {
-  useLeaderboard,
-  type LeaderboardChoice,
-} from '#client/features/players/api/get-leaderboard.ts';
+import { useLeaderboard } from '#client/features/players/api/get-leaderboard.ts';
 import { formatSignedDollars } from '#client/lib/format.ts';
 
 const PERIOD_LABELS: Record<LeaderboardPeriodValue, string> = {

@@ -3,23 +3,14 @@ import { createQueryClient } from '#client/lib/query-client.ts';
 import { jsonResponse, makeUser, stubFetch } from '#client/test-utils/render-app.tsx';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 import { getUser, seedUserFromPage, userFromPage, userQueryKey } from './get-user.ts';
+import { pageWithBlock } from '#client/test-utils/page.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.doUnmock('#shared/contracts/user.ts');
 });
 
-function page(block?: string): Document {
-  const document = new DOMParser().parseFromString('<!doctype html><body></body>', 'text/html');
-  if (block !== undefined) {
-    const script = document.createElement('script');
-    script.type = 'application/json';
-    script.id = SESSION_USER_ELEMENT_ID;
-    script.textContent = block;
-    document.body.append(script);
-  }
-  return document;
-}
+const page = (block?: string) => pageWithBlock(SESSION_USER_ELEMENT_ID, block);
 
 describe('getUser', () => {
   it('returns the signed-in user', async () => {

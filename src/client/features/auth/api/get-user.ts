@@ -2,6 +2,7 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import type { PublicUser } from '#shared/contracts/user.ts';
 import { SESSION_USER_ELEMENT_ID } from '#shared/session-user.ts';
 import { ApiError, getJson } from '#client/lib/api-client.ts';
+import { pageBlock } from '#client/lib/page-block.ts';
 
 /** The cache key of the signed-in user. Realtime balance updates write through it too. */
 export const userQueryKey = ['user'] as const;
@@ -32,15 +33,8 @@ export async function getUser(signal?: AbortSignal): Promise<PublicUser | null> 
  * page for nobody, /auth, is shown without loading zod at all.
  */
 export async function userFromPage(page: Document): Promise<PublicUser | null | undefined> {
-  const text = page.getElementById(SESSION_USER_ELEMENT_ID)?.textContent;
-  if (!text) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (value === null) return null;
+  const value = pageBlock(page, SESSION_USER_ELEMENT_ID);
+  if (value === undefined || value === null) return value;
   // A contract that cannot be loaded leaves the question to the API, whose answer needs it too
   // and so ends in the app's own error instead of in a blank page.
   const schema = await loadPublicUserSchema().catch(() => undefined);

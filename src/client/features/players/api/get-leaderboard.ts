@@ -11,8 +11,6 @@ export const loadLeaderboardSchema = loadedOnce(
   async () => (await import('#shared/contracts/players.ts')).leaderboardSchema,
 );
 
-export type { LeaderboardChoice };
-
 export function getLeaderboard(
   choice: LeaderboardChoice,
   signal?: AbortSignal,

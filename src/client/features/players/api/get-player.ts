@@ -7,8 +7,6 @@ export const loadPlayerSchema = loadedOnce(
   async () => (await import('#shared/contracts/players.ts')).playerProfileSchema,
 );
 
-export { playerQueryKey };
-
 /** A player's public page, or null when there is no such player (or the account was closed). */
 export async function getPlayer(
   username: string,

@@ -10,8 +10,6 @@ export const loadTournamentSchema = loadedOnce(
   async () => (await import('#shared/contracts/tournaments.ts')).tournamentDetailSchema,
 );
 
-export { tournamentsQueryKey };
-
 export function tournamentQueryKey(id: number) {
   return [...tournamentsQueryKey, 'detail', id] as const;
 }

@@ -3,7 +3,7 @@ import type { Evidence } from '#shared/contracts/challenges.ts';
 import { getJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 import { loadEvidenceListSchema, postEvidence } from '#client/features/challenges/api/fair-play.ts';
-import { tournamentsQueryKey } from './get-tournaments.ts';
+import { tournamentsQueryKey } from '#shared/page-data.ts';
 
 const path = (tournamentId: number, matchId: number) =>
   `/api/tournaments/${tournamentId}/matches/${matchId}/evidence`;

@@ -4,11 +4,8 @@ import type { SubmitScoresBody } from '#shared/contracts/challenges.ts';
 import { postJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 import { refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
-import {
-  loadTournamentSchema,
-  tournamentQueryKey,
-  tournamentsQueryKey,
-} from './get-tournaments.ts';
+import { tournamentsQueryKey } from '#shared/page-data.ts';
+import { loadTournamentSchema, tournamentQueryKey } from './get-tournaments.ts';
 
 /** What a player or an admin does to a tournament; each answers the tournament as it now is. */
 export type TournamentAction =
