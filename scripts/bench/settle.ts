@@ -7,8 +7,9 @@
 // alternate, so that all see the same machine. Prints a table; exits non-zero only if something
 // broke (errors, invariants), never for slowness. `BENCH_HISTORY=1000` first gives every player
 // 1,000 earlier results, as a long-standing player has: the records each response shows are read
-// from them.
-import { mkdtempSync, rmSync } from 'node:fs';
+// from them. `BENCH_PROFILE=1` also takes a CPU profile of the server over the whole run and
+// prints where its time went.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
@@ -42,12 +43,14 @@ import {
   withTemporaryDatabase,
   type ServerProcess,
 } from './common.ts';
+import { formatProfile, summarizeProfile } from './cpu-profile.ts';
 import { pgbenchCycles, writeCycleScript } from './cycle-script.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const PLAYERS = 400;
 const CORES = availableParallelism();
 const START_CENTS = 100_000_000n;
@@ -290,7 +293,12 @@ async function benchmark(url: string) {
     const script = await writeCycleScript(database, players, scriptDir);
     const tokens = await seedSessions(database, players);
     const cookies = new Map(players.map((id, i) => [id, tokens[i] ?? '']));
-    server = await startProcess('dist/server/main.js', { DATABASE_URL: url }, '/api/ready');
+    server = await startProcess(
+      'dist/server/main.js',
+      { DATABASE_URL: url },
+      '/api/ready',
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${scriptDir}`] : [],
+    );
     const { baseUrl } = server;
     const serverCpu = () => server?.cpuSeconds() ?? 0;
     let pgbenchCompleted = 1;
@@ -342,7 +350,9 @@ async function benchmark(url: string) {
       rounds.reduce((sum, round) => sum + round.cycles + round.http.cycles, 0) + pgbenchCompleted;
     await server.stop();
     server = undefined;
+    const profile = readdirSync(scriptDir).find((name) => name.endsWith('.cpuprofile'));
     return {
+      profile: profile && formatProfile(summarizeProfile(join(scriptDir, profile))),
       rounds,
       load: { before: loadBefore, after: loadAfter },
       statements: script.statements,
@@ -358,7 +368,7 @@ async function benchmark(url: string) {
 
 let failed: boolean;
 try {
-  const { rounds, load, statements, problems } = await withTemporaryDatabase(
+  const { profile, rounds, load, statements, problems } = await withTemporaryDatabase(
     'skillstake_bench_settle',
     benchmark,
   );
@@ -449,7 +459,11 @@ try {
         ? 'Ledger invariants: OK (transfers balance, cached balances match, no negative wallet, ' +
           'no money left in finished escrows, wallets + fees = deposits, one completed ' +
           'challenge per cycle)\n'
-        : `Ledger invariants BROKEN:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`),
+        : `Ledger invariants BROKEN:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`) +
+      (profile
+        ? `\nCPU profile of the server over the whole run (idle outside the HTTP rounds), ` +
+          `self time:\n\n${profile}\n`
+        : ''),
   );
 } catch (error) {
   failed = true;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -36,12 +36,70 @@ const exactTypes = {
       : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * A statement whose result takes its columns from `*`: a table's or a function's columns as they
+ * are when the statement is prepared. A migration that adds one would make PostgreSQL refuse an
+ * older instance's prepared plan ("cached plan must not change result type"), so these are never
+ * prepared. `count(*)` does not match.
+ */
+const takesColumnsFromTheSchema = /(?:^|[\s,.(])\*\s*(?:,|from\b|$)|\breturning\s+\*/i;
+
+const statementNames = new Map<string, string | null>();
+const STATEMENT_NAMES_KEPT = 5_000;
+
+/**
+ * The name a statement's text is prepared under, the same on every connection and instance; null
+ * for a statement that must not be prepared (see above). Remembered for the texts met first.
+ */
+export function statementName(text: string): string | null {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = takesColumnsFromTheSchema.test(text)
+      ? null
+      : `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+    if (statementNames.size < STATEMENT_NAMES_KEPT) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A connection that names each parameterised statement after its text, so that PostgreSQL
+ * parses and plans it once per connection instead of on every call (decision 22). Statements
+ * without parameters keep the simple protocol (a migration's file holds several), and so does
+ * any statement whose columns come from `*` (see above).
+ */
+class PreparingClient extends pg.Client {
+  // pg's `query` has a dozen overloads, called as `(text | config, values?, callback?)`; this
+  // passes every call through unchanged but for the name.
+  override query(...args: unknown[]): never {
+    const [first, values] = args;
+    const config: { text?: unknown; name?: unknown; values?: unknown } =
+      typeof first === 'string' ? { text: first } : typeof first === 'object' && first ? first : {};
+    const parameters = config.values ?? values;
+    if (
+      typeof config.text === 'string' &&
+      config.name === undefined &&
+      Array.isArray(parameters) &&
+      parameters.length > 0
+    ) {
+      const name = statementName(config.text);
+      if (name !== null) args[0] = { ...config, name };
+    }
+    return (super.query as (...callArgs: unknown[]) => never)(...args);
+  }
+}
+
 export function openPostgres(
   url: string,
   poolSize = 10,
   onIdleError: (error: Error) => void = () => {},
 ): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: exactTypes });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: exactTypes,
+    Client: PreparingClient,
+  });
   // An idle connection can fail (a database restart, a failover). The pool drops it by itself;
   // without a listener the 'error' event would crash the process.
   pool.on('error', onIdleError);

@@ -14,23 +14,43 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { PlayerRecord } from '#shared/contracts/challenge-view.ts';
 import type { ChallengeFilters, ChallengeSort } from '#shared/contracts/challenges.ts';
 import { formatCents } from '#shared/money.ts';
 import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
 import { ledgerAccounts } from '../../db/schema/ledger.ts';
+import { playerRecords } from '../../db/schema/player-records.ts';
 import { users } from '../../db/schema/users.ts';
 import { POSTED_COLUMNS } from '../ledger/ledger.ts';
 import type { Mail } from '../mail/outbox.ts';
 import type { NewNotification } from '../notifications/notify.ts';
-import { EMPTY_RECORD, findPlayerRecords } from './records.ts';
 
 const creators = alias(users, 'creator');
 const acceptors = alias(users, 'acceptor');
 const creatorWallets = alias(ledgerAccounts, 'creator_wallet');
 const acceptorWallets = alias(ledgerAccounts, 'acceptor_wallet');
+const creatorRecords = alias(playerRecords, 'creator_record');
+const acceptorRecords = alias(playerRecords, 'acceptor_record');
+
+/**
+ * A player's record from its row, joined by primary key (`records.ts` says how it is kept). A
+ * player whose challenges never counted has no row: every count is then 0, the empty record.
+ */
+function recordColumns(record: typeof creatorRecords | typeof acceptorRecords) {
+  const count = (column: AnyPgColumn) => sql<number>`coalesce(${column}, 0)`.mapWith(Number);
+  return {
+    played: count(record.played),
+    won: count(record.won),
+    lost: count(record.lost),
+    tiesLost: count(record.tiesLost),
+    disputesOpened: count(record.disputesOpened),
+    disputesLost: count(record.disputesLost),
+    noShows: count(record.noShows),
+    cancelled: count(record.cancelled),
+  } satisfies Record<keyof PlayerRecord, SQL<number>>;
+}
 
 interface PartyColumns {
   id: number;
@@ -56,8 +76,8 @@ export interface ChallengeRow {
 const toCents = (value: unknown) => BigInt(String(value));
 
 /**
- * Challenges with both players; with `withBalances`, also their wallet balances, which only
- * admins see (players' lists then skip the two wallet joins).
+ * Challenges with both players and their records; with `withBalances`, also their wallet
+ * balances, which only admins see (players' lists then skip the two wallet joins).
  */
 function selectWithParties(db: Executor, withBalances = true) {
   // SPEC §3's balance: the wallet and what reported results hold for the player (DESIGN §10).
@@ -92,10 +112,14 @@ function selectWithParties(db: Executor, withBalances = true) {
       opponentName: sql<
         string | null
       >`(select o.username from users o where o.id = ${challenges.opponentId})`,
+      creatorRecord: recordColumns(creatorRecords),
+      acceptorRecord: recordColumns(acceptorRecords),
     })
     .from(challenges)
     .innerJoin(creators, eq(creators.id, challenges.creatorId))
     .leftJoin(acceptors, eq(acceptors.id, challenges.acceptorId))
+    .leftJoin(creatorRecords, eq(creatorRecords.userId, challenges.creatorId))
+    .leftJoin(acceptorRecords, eq(acceptorRecords.userId, challenges.acceptorId))
     .$dynamic();
   if (!withBalances) return query;
   return query
@@ -114,37 +138,29 @@ interface RowColumns {
   creator: PartyColumns;
   acceptor: PartyColumns | null;
   opponentName: string | null;
+  creatorRecord: PlayerRecord;
+  acceptorRecord: PlayerRecord;
 }
 
-/** The rows with each player's record, read for all their players at once. */
-async function withRecords(db: Executor, rows: RowColumns[]): Promise<ChallengeRow[]> {
-  const records = await findPlayerRecords(
-    db,
-    rows.flatMap(({ challenge }) =>
-      challenge.acceptorId === null
-        ? [challenge.creatorId]
-        : [challenge.creatorId, challenge.acceptorId],
-    ),
-  );
-  const party = (columns: PartyColumns): Party => ({
-    ...columns,
-    record: records.get(columns.id) ?? EMPTY_RECORD,
-  });
-  return rows.map((row) => ({
+/** A row as the views take it: each player with their record. */
+function toChallengeRow(row: RowColumns): ChallengeRow {
+  return {
     challenge: row.challenge,
-    creator: party(row.creator),
-    acceptor: row.challenge.acceptorId && row.acceptor ? party(row.acceptor) : null,
+    creator: { ...row.creator, record: row.creatorRecord },
+    acceptor:
+      row.challenge.acceptorId && row.acceptor
+        ? { ...row.acceptor, record: row.acceptorRecord }
+        : null,
     opponentName: row.opponentName,
-  }));
+  };
 }
 
 export async function findChallengeRow(
   db: Executor,
   id: number,
 ): Promise<ChallengeRow | undefined> {
-  const rows = await selectWithParties(db).where(eq(challenges.id, id)).limit(1);
-  const [row] = await withRecords(db, rows);
-  return row;
+  const [row] = await selectWithParties(db).where(eq(challenges.id, id)).limit(1);
+  return row && toChallengeRow(row);
 }
 
 /** Locks the challenge row until the transaction ends: the one gate every state change passes. */
@@ -492,7 +508,7 @@ export async function listChallengeRows(db: Executor, filter: ListFilter): Promi
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(...ORDER_BY[sort])
     .limit(filter.limit);
-  return withRecords(db, rows);
+  return rows.map(toChallengeRow);
 }
 
 /**

@@ -1,0 +1,76 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, onPostgres } from '../../../tests/helpers/database.ts';
+import { queryRows, statementName, type DatabaseHandle } from './client.ts';
+import { users } from './schema/users.ts';
+
+describe('the names statements are prepared under', () => {
+  it('is one name per text, the same each time, and none for columns taken from *', () => {
+    const text = 'select "id" from "users" where "users"."id" = $1';
+    expect(statementName(text)).toMatch(/^s[\w-]{22}$/);
+    expect(statementName(text)).toBe(statementName(text));
+    expect(statementName(`${text} `)).not.toBe(statementName(text));
+    for (const star of [
+      'select * from challenge_accept($1::integer)',
+      'select c.*, creator.username from creator, lateral challenge_create($1) c',
+      'select q.* from player, lateral challenge_quick_match($1) q',
+      'insert into t (a) values ($1) returning *',
+      'select x.*\n  from t x where x.id = $1',
+    ]) {
+      expect(statementName(star), star).toBeNull();
+    }
+    for (const fixed of [
+      'select count(*)::int as n from t where a = $1',
+      'select a * b as product from t where c = $1',
+      'select row_to_json(t.*) from t where id = $1',
+    ]) {
+      expect(statementName(fixed), fixed).not.toBeNull();
+    }
+  });
+});
+
+describe.runIf(onPostgres)('statements prepared on PostgreSQL', () => {
+  let database: DatabaseHandle;
+  // One connection: what it prepared is what pg_prepared_statements shows.
+  beforeAll(async () => {
+    database = await openTestDatabase(1);
+  });
+  afterAll(() => database.close());
+
+  const prepared = () =>
+    queryRows<{ name: string; statement: string }>(
+      database.db,
+      sql`select name, statement from pg_prepared_statements order by name`,
+    );
+
+  it('parses a statement with parameters once per connection, under the name of its text', async () => {
+    const before = await prepared();
+    const query = database.db.select({ id: users.id }).from(users).where(eq(users.id, 1));
+    const { sql: text } = query.toSQL();
+    await query;
+    await query;
+    const after = await prepared();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after).toContainEqual({ name: statementName(text), statement: text });
+  });
+
+  it('keeps `*` and statements without parameters unprepared, so that a migration adding a column breaks no older instance', async () => {
+    const pool = database.pool;
+    if (!pool) throw new Error('PostgreSQL has a pool');
+    await pool.query('create table prepared_probe (id integer primary key)');
+    await pool.query('insert into prepared_probe values (1)');
+    const byStar = 'select * from prepared_probe where id = $1';
+    const byName = 'select id from prepared_probe where id = $1';
+    expect(await pool.query(byStar, [1])).toMatchObject({ rows: [{ id: 1 }] });
+    expect(await pool.query(byName, [1])).toMatchObject({ rows: [{ id: 1 }] });
+    const names = (await prepared()).map((row) => row.statement);
+    expect(names).toContain(byName);
+    expect(names).not.toContain(byStar);
+    expect(names).not.toContain('insert into prepared_probe values (1)');
+
+    // What a rolling deploy does: a new instance's migration adds a column under an old one.
+    await pool.query('alter table prepared_probe add column note text');
+    expect(await pool.query(byStar, [1])).toMatchObject({ rows: [{ id: 1, note: null }] });
+    expect(await pool.query(byName, [1])).toMatchObject({ rows: [{ id: 1 }] });
+  });
+});
