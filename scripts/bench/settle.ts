@@ -413,6 +413,12 @@ try {
   const httpSimpleShare = med(perRound, (r) => r.http / r.simple);
   const transferShare = med(perRound, (r) => r.transfers / r.tpcb);
   const serviceShare = med(perRound, (r) => r.service / r.prepared);
+  // What the cores allow, were PostgreSQL to spend no more on an HTTP cycle than on pgbench's:
+  // every core busy, over the server's, the clients' and that PostgreSQL time per cycle.
+  const bound = med(perRound, (r) => {
+    const cycles = (CORES * 1000) / (r.cost.server + r.cost.clients + r.preparedCost.postgres);
+    return cycles / r.prepared;
+  });
   const ms = (value: number) => value.toFixed(2);
   const costs = table([
     {
@@ -453,6 +459,9 @@ try {
       `clients; ${CORES} cores = ${CORES * 1000} ms of CPU a second):\n\n${costs}\n` +
       `\nHTTP cycles / the same SQL from pgbench: ${percent(httpShare)} of prepared, ` +
       `${percent(httpSimpleShare)} of simple (target ≥ 75%)\n` +
+      `Most HTTP cycles these cores allow, were PostgreSQL to spend on one only what pgbench's ` +
+      `cycle costs it (${CORES} cores, all busy, over the server's, the clients' and that ` +
+      `time): ${percent(bound)} of prepared\n` +
       `Money transactions through HTTP / TPC-B: ${percent(transferShare)} (target ≥ 30%)\n` +
       `Service-layer cycles / the same SQL from pgbench prepared: ${percent(serviceShare)}\n` +
       (problems.length === 0

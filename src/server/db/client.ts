@@ -45,20 +45,25 @@ const exactTypes = {
 const takesColumnsFromTheSchema = /(?:^|[\s,.(])\*\s*(?:,|from\b|$)|\breturning\s+\*/i;
 
 const statementNames = new Map<string, string | null>();
-const STATEMENT_NAMES_KEPT = 5_000;
+/**
+ * Every connection keeps what it prepared until it closes. The application's statements number a
+ * few hundred (more with the lengths of `in (...)` lists); past this many texts, a new one is
+ * sent unnamed, so that no connection can fill PostgreSQL's memory with one-off statements.
+ */
+const PREPARED_TEXTS = 2_000;
 
 /**
  * The name a statement's text is prepared under, the same on every connection and instance; null
- * for a statement that must not be prepared (see above). Remembered for the texts met first.
+ * for a statement that must not be prepared (see above), or once `PREPARED_TEXTS` are named.
  */
 export function statementName(text: string): string | null {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = takesColumnsFromTheSchema.test(text)
-      ? null
-      : `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
-    if (statementNames.size < STATEMENT_NAMES_KEPT) statementNames.set(text, name);
-  }
+  const known = statementNames.get(text);
+  if (known !== undefined) return known;
+  if (statementNames.size >= PREPARED_TEXTS) return null;
+  const name = takesColumnsFromTheSchema.test(text)
+    ? null
+    : `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+  statementNames.set(text, name);
   return name;
 }
 

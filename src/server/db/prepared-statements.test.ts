@@ -4,31 +4,6 @@ import { openTestDatabase, onPostgres } from '../../../tests/helpers/database.ts
 import { queryRows, statementName, type DatabaseHandle } from './client.ts';
 import { users } from './schema/users.ts';
 
-describe('the names statements are prepared under', () => {
-  it('is one name per text, the same each time, and none for columns taken from *', () => {
-    const text = 'select "id" from "users" where "users"."id" = $1';
-    expect(statementName(text)).toMatch(/^s[\w-]{22}$/);
-    expect(statementName(text)).toBe(statementName(text));
-    expect(statementName(`${text} `)).not.toBe(statementName(text));
-    for (const star of [
-      'select * from challenge_accept($1::integer)',
-      'select c.*, creator.username from creator, lateral challenge_create($1) c',
-      'select q.* from player, lateral challenge_quick_match($1) q',
-      'insert into t (a) values ($1) returning *',
-      'select x.*\n  from t x where x.id = $1',
-    ]) {
-      expect(statementName(star), star).toBeNull();
-    }
-    for (const fixed of [
-      'select count(*)::int as n from t where a = $1',
-      'select a * b as product from t where c = $1',
-      'select row_to_json(t.*) from t where id = $1',
-    ]) {
-      expect(statementName(fixed), fixed).not.toBeNull();
-    }
-  });
-});
-
 describe.runIf(onPostgres)('statements prepared on PostgreSQL', () => {
   let database: DatabaseHandle;
   // One connection: what it prepared is what pg_prepared_statements shows.
