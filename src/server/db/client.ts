@@ -37,12 +37,20 @@ const exactTypes = {
 };
 
 /**
- * A statement whose result takes its columns from `*`: a table's or a function's columns as they
- * are when the statement is prepared. A migration that adds one would make PostgreSQL refuse an
- * older instance's prepared plan ("cached plan must not change result type"), so these are never
- * prepared. `count(*)` does not match.
+ * Statements that are never prepared by name, because a prepared one can fail where the same text
+ * sent unnamed works:
+ * - columns taken from `*` (`select *`, `c.*`, `returning *`; `count(*)` does not match): a
+ *   migration that adds a column to what it reads makes PostgreSQL refuse an older instance's
+ *   prepared plan ("cached plan must not change result type");
+ * - `on conflict (...) where ...`: after five calls PostgreSQL may plan a named statement once for
+ *   any values, and such a generic plan cannot match a parameter in the `where` to the partial
+ *   unique index it names ("there is no unique or exclusion constraint matching the ON CONFLICT
+ *   specification"). An unnamed statement is always planned with its values.
  */
-const takesColumnsFromTheSchema = /(?:^|[\s,.(])\*\s*(?:,|from\b|$)|\breturning\s+\*/i;
+const UNPREPARED = [
+  /(?:^|[\s,.(])\*\s*(?:,|from\b|$)|\breturning\s+\*/i,
+  /\bon\s+conflict\s*\([^)]*\)\s*where\b/i,
+];
 
 const statementNames = new Map<string, string | null>();
 /**
@@ -60,7 +68,7 @@ export function statementName(text: string): string | null {
   const known = statementNames.get(text);
   if (known !== undefined) return known;
   if (statementNames.size >= PREPARED_TEXTS) return null;
-  const name = takesColumnsFromTheSchema.test(text)
+  const name = UNPREPARED.some((pattern) => pattern.test(text))
     ? null
     : `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
   statementNames.set(text, name);
@@ -70,8 +78,8 @@ export function statementName(text: string): string | null {
 /**
  * A connection that names each parameterised statement after its text, so that PostgreSQL
  * parses and plans it once per connection instead of on every call (decision 22). Statements
- * without parameters keep the simple protocol (a migration's file holds several), and so does
- * any statement whose columns come from `*` (see above).
+ * without parameters keep the simple protocol (a migration's file holds several); those in
+ * `UNPREPARED` go unnamed.
  */
 class PreparingClient extends pg.Client {
   // pg's `query` has a dozen overloads, called as `(text | config, values?, callback?)`; this

@@ -48,4 +48,24 @@ describe.runIf(onPostgres)('statements prepared on PostgreSQL', () => {
     expect(await pool.query(byStar, [1])).toMatchObject({ rows: [{ id: 1, note: null }] });
     expect(await pool.query(byName, [1])).toMatchObject({ rows: [{ id: 1 }] });
   });
+
+  it('sends an upsert on a partial unique index unnamed, so that it works on every call', async () => {
+    const pool = database.pool;
+    if (!pool) throw new Error('PostgreSQL has a pool');
+    await pool.query('create table upsert_probe (user_id integer not null, status text not null)');
+    await pool.query(
+      "create unique index upsert_probe_pending on upsert_probe (user_id) where status = 'pending'",
+    );
+    // A named statement gets a generic plan from its sixth call, and that plan finds no index.
+    for (let call = 0; call < 8; call += 1) {
+      await pool.query(
+        'insert into upsert_probe (user_id, status) values ($1, $2) ' +
+          'on conflict (user_id) where status = $3 do update set status = excluded.status',
+        [1, 'pending', 'pending'],
+      );
+    }
+    expect((await pool.query('select count(*)::int as n from upsert_probe')).rows).toEqual([
+      { n: 1 },
+    ]);
+  });
 });
