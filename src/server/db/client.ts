@@ -38,40 +38,50 @@ const exactTypes = {
 
 /**
  * Statements that are never prepared by name, because a prepared one can fail where the same text
- * sent unnamed works:
+ * sent unnamed works, or would only take a connection's room:
  * - columns taken from `*` (`select *`, `c.*`, `returning *`; `count(*)` does not match): a
  *   migration that adds a column to what it reads makes PostgreSQL refuse an older instance's
  *   prepared plan ("cached plan must not change result type");
- * - `on conflict (...) where ...`: after five calls PostgreSQL may plan a named statement once for
- *   any values, and such a generic plan cannot match a parameter in the `where` to the partial
- *   unique index it names ("there is no unique or exclusion constraint matching the ON CONFLICT
- *   specification"). An unnamed statement is always planned with its values.
+ * - `on conflict (...) where ...`: from its sixth call PostgreSQL may plan a named statement once
+ *   for any values, and such a generic plan cannot match a parameter in the `where` to the
+ *   partial unique index it names ("there is no unique or exclusion constraint matching the ON
+ *   CONFLICT specification"). An unnamed statement is always planned with its values;
+ * - `declare` (an export's cursor): its name is new each time, and so is its text.
  */
 const UNPREPARED = [
   /(?:^|[\s,.(])\*\s*(?:,|from\b|$)|\breturning\s+\*/i,
-  /\bon\s+conflict\s*\([^)]*\)\s*where\b/i,
+  /\bon\s+conflict\s*\((?:[^()]|\([^()]*\))*\)\s*where\b/i,
+  /^\s*declare\b/i,
 ];
 
-const statementNames = new Map<string, string | null>();
 /**
- * Every connection keeps what it prepared until it closes. The application's statements number a
- * few hundred (more with the lengths of `in (...)` lists); past this many texts, a new one is
- * sent unnamed, so that no connection can fill PostgreSQL's memory with one-off statements.
+ * How many statements one connection prepares. PostgreSQL keeps each until the connection closes,
+ * at up to about 200 KiB for the challenge list's (measured with `pg_backend_memory_contexts`).
+ * The statements a server sends over and over (a challenge cycle's, a page's) are the first a
+ * connection meets and number a few dozen; texts that vary with the request (the list's filters,
+ * the lengths of `in (...)` lists) would otherwise add one each, as many as callers can vary them.
+ * Past this many, a connection sends new texts unnamed, as before.
  */
-const PREPARED_TEXTS = 2_000;
+export const STATEMENTS_PER_CONNECTION = 100;
+
+/** Past this many parameters a statement is sent unnamed: such texts vary with their input. */
+const MOST_PARAMETERS = 64;
+
+const statementNames = new Map<string, string | null>();
+const NAMES_REMEMBERED = 5_000;
 
 /**
  * The name a statement's text is prepared under, the same on every connection and instance; null
- * for a statement that must not be prepared (see above), or once `PREPARED_TEXTS` are named.
+ * for a statement that must not be prepared (see above).
  */
 export function statementName(text: string): string | null {
   const known = statementNames.get(text);
   if (known !== undefined) return known;
-  if (statementNames.size >= PREPARED_TEXTS) return null;
   const name = UNPREPARED.some((pattern) => pattern.test(text))
     ? null
     : `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
-  statementNames.set(text, name);
+  // The names of the texts met first are kept: the ones sent over and over.
+  if (statementNames.size < NAMES_REMEMBERED) statementNames.set(text, name);
   return name;
 }
 
@@ -79,24 +89,36 @@ export function statementName(text: string): string | null {
  * A connection that names each parameterised statement after its text, so that PostgreSQL
  * parses and plans it once per connection instead of on every call (decision 22). Statements
  * without parameters keep the simple protocol (a migration's file holds several); those in
- * `UNPREPARED` go unnamed.
+ * `UNPREPARED`, those with more than `MOST_PARAMETERS` and those met once the connection holds
+ * `STATEMENTS_PER_CONNECTION` go unnamed.
  */
 class PreparingClient extends pg.Client {
-  // pg's `query` has a dozen overloads, called as `(text | config, values?, callback?)`; this
-  // passes every call through unchanged but for the name.
+  private readonly prepared = new Set<string>();
+
+  // pg's `query` has a dozen overloads, called as `(text | config | submittable, values?,
+  // callback?)`; this passes every call through as it came, but for the name of a plain query.
   override query(...args: unknown[]): never {
     const [first, values] = args;
-    const config: { text?: unknown; name?: unknown; values?: unknown } =
+    const config: { text?: unknown; name?: unknown; values?: unknown; submit?: unknown } =
       typeof first === 'string' ? { text: first } : typeof first === 'object' && first ? first : {};
     const parameters = config.values ?? values;
     if (
       typeof config.text === 'string' &&
       config.name === undefined &&
+      // A submittable (a cursor, a stream) runs itself; a copy of it would not.
+      typeof config.submit !== 'function' &&
       Array.isArray(parameters) &&
-      parameters.length > 0
+      parameters.length > 0 &&
+      parameters.length <= MOST_PARAMETERS
     ) {
       const name = statementName(config.text);
-      if (name !== null) args[0] = { ...config, name };
+      if (
+        name !== null &&
+        (this.prepared.has(name) || this.prepared.size < STATEMENTS_PER_CONNECTION)
+      ) {
+        this.prepared.add(name);
+        args[0] = { ...config, name };
+      }
     }
     return (super.query as (...callArgs: unknown[]) => never)(...args);
   }

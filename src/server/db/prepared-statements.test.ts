@@ -1,7 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, onPostgres } from '../../../tests/helpers/database.ts';
-import { queryRows, statementName, type DatabaseHandle } from './client.ts';
+import {
+  queryRows,
+  statementName,
+  STATEMENTS_PER_CONNECTION,
+  type DatabaseHandle,
+} from './client.ts';
 import { users } from './schema/users.ts';
 
 describe.runIf(onPostgres)('statements prepared on PostgreSQL', () => {
@@ -27,9 +32,16 @@ describe.runIf(onPostgres)('statements prepared on PostgreSQL', () => {
     const after = await prepared();
     expect(after).toHaveLength(before.length + 1);
     expect(after).toContainEqual({ name: statementName(text), statement: text });
+    // Both calls ran the one statement parsed at the first.
+    const [runs] = await queryRows<{ runs: number }>(
+      database.db,
+      sql`select (generic_plans + custom_plans)::int as runs from pg_prepared_statements
+        where statement = ${text}`,
+    );
+    expect(runs).toEqual({ runs: 2 });
   });
 
-  it('keeps `*` and statements without parameters unprepared, so that a migration adding a column breaks no older instance', async () => {
+  it('keeps `*`, statements without parameters and those with very many unprepared, so that a migration adding a column breaks no older instance', async () => {
     const pool = database.pool;
     if (!pool) throw new Error('PostgreSQL has a pool');
     await pool.query('create table prepared_probe (id integer primary key)');
@@ -38,9 +50,12 @@ describe.runIf(onPostgres)('statements prepared on PostgreSQL', () => {
     const byName = 'select id from prepared_probe where id = $1';
     expect(await pool.query(byStar, [1])).toMatchObject({ rows: [{ id: 1 }] });
     expect(await pool.query(byName, [1])).toMatchObject({ rows: [{ id: 1 }] });
+    const many = `select ${Array.from({ length: 65 }, (_, i) => `$${i + 1}::integer`).join(' + ')} as total`;
+    expect((await pool.query(many, Array(65).fill(1))).rows).toEqual([{ total: 65 }]);
     const names = (await prepared()).map((row) => row.statement);
     expect(names).toContain(byName);
     expect(names).not.toContain(byStar);
+    expect(names).not.toContain(many);
     expect(names).not.toContain('insert into prepared_probe values (1)');
 
     // What a rolling deploy does: a new instance's migration adds a column under an old one.
@@ -67,5 +82,19 @@ describe.runIf(onPostgres)('statements prepared on PostgreSQL', () => {
     expect((await pool.query('select count(*)::int as n from upsert_probe')).rows).toEqual([
       { n: 1 },
     ]);
+  });
+
+  it('prepares at most so many statements on a connection, and sends the rest unnamed', async () => {
+    const pool = database.pool;
+    if (!pool) throw new Error('PostgreSQL has a pool');
+    const probe = (i: number) => `select $1::integer + ${i} as probe`;
+    for (let i = 0; i < STATEMENTS_PER_CONNECTION + 20; i += 1) {
+      expect((await pool.query(probe(i), [1])).rows).toEqual([{ probe: 1 + i }]);
+    }
+    const held = await prepared();
+    expect(held).toHaveLength(STATEMENTS_PER_CONNECTION);
+    // What it holds it keeps using: a statement met first is still named, none is added.
+    await pool.query(probe(0), [1]);
+    expect(await prepared()).toHaveLength(STATEMENTS_PER_CONNECTION);
   });
 });

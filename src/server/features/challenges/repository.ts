@@ -218,6 +218,26 @@ export interface ChallengeOutcome {
 
 const CALL_COLUMNS = sql`changed, challenge_id, challenge_status, creator_id, ${POSTED_COLUMNS}`;
 
+/**
+ * The columns of `challenge_call_result` (migration 0009), what the challenge functions answer,
+ * taken from `row`. Named rather than `row.*`, so that a call can be prepared (decision 22).
+ */
+const resultOf = (row: string) =>
+  sql.raw(
+    [
+      'changed',
+      'challenge_id',
+      'challenge_status',
+      'creator_id',
+      'transfer_id',
+      'account_key',
+      'account_user_id',
+      'balance_cents',
+    ]
+      .map((column) => `${row}.${column}`)
+      .join(', '),
+  );
+
 export interface NewChallenge {
   creatorId: number;
   stakeCents: bigint;
@@ -308,7 +328,7 @@ export function createChallengeCall(challenge: NewChallenge, seen: SeenStanding)
   const stake = formatCents(challenge.stakeCents);
   return sql`with creator as materialized (${playerAsSeen(challenge.creatorId, seen)}),
     call as materialized (
-      select c.*, creator.username as creator_name from creator, lateral challenge_create(
+      select ${resultOf('c')}, creator.username as creator_name from creator, lateral challenge_create(
         creator.id, ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
         ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
         ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.opponentId}::integer,
@@ -345,7 +365,7 @@ export interface QuickMatchTerms {
 export function quickMatchCall(terms: QuickMatchTerms, seen: SeenStanding): SQL {
   return sql`with player as materialized (${playerAsSeen(terms.playerId, seen)}),
     call as materialized (
-      select q.* from player, lateral challenge_quick_match(player.id,
+      select ${resultOf('q')} from player, lateral challenge_quick_match(player.id,
         ${terms.stakeCents.toString()}::bigint, ${terms.game}::text, ${terms.gamerTag}::text,
         ${terms.phoneNumber}::text, ${terms.console}::text,
         ${terms.now.toISOString()}::timestamptz) q
@@ -366,8 +386,8 @@ export function quickMatchCall(terms: QuickMatchTerms, seen: SeenStanding): SQL 
  */
 export function acceptChallengeCall(challengeId: number, acceptorId: number, now: Date): SQL {
   return sql`with call as materialized (
-      select * from challenge_accept(${challengeId}::integer, ${acceptorId}::integer,
-        ${now.toISOString()}::timestamptz)
+      select ${resultOf('a')} from challenge_accept(${challengeId}::integer, ${acceptorId}::integer,
+        ${now.toISOString()}::timestamptz) a
     ),
     ${toldInCall({
       recipient: sql`call.creator_id`,
