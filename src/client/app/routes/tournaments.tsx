@@ -77,6 +77,35 @@ function TournamentCard({ tournament }: { tournament: TournamentSummary }) {
 /** /tournaments (DESIGN §13): upcoming, live and finished, and for admins the creation form. */
 export function TournamentsPage({ user }: { user: PublicUser }) {
   const list = useTournaments();
+  const sections =
+    !list.isPending && list.data === undefined ? (
+      <EmptyState icon={TriangleAlert} title="COULD NOT LOAD TOURNAMENTS" />
+    ) : (
+      // The sections are drawn at once, each with a line standing in for its list while it
+      // loads: an empty list takes the same room, so nothing below moves when it arrives.
+      SECTIONS.map((section) => {
+        const rows = (list.data ?? []).filter((row) => section.statuses.includes(row.status));
+        return (
+          <section key={section.title} aria-label={section.title} className="mb-8">
+            <h2 className="mb-3 flex items-center gap-2 font-display text-lg font-bold tracking-wider text-white">
+              <Trophy aria-hidden="true" className="size-5 text-accent" />
+              {section.title}
+            </h2>
+            {list.isPending ? (
+              <p className="text-slate-400">Loading…</p>
+            ) : rows.length === 0 ? (
+              <p className="text-slate-400">{section.empty}</p>
+            ) : (
+              <ul className="grid gap-4 lg:grid-cols-2">
+                {rows.map((row) => (
+                  <TournamentCard key={row.id} tournament={row} />
+                ))}
+              </ul>
+            )}
+          </section>
+        );
+      })
+    );
   return (
     <>
       <PageHeader
@@ -84,38 +113,15 @@ export function TournamentsPage({ user }: { user: PublicUser }) {
         title="TOURNAMENTS"
         description="Pay the entry fee to take a place. The pool, minus the 5% fee, is paid by place when the final's result stands."
       />
-      {user.isAdmin && (
-        <Suspense fallback={null}>
+      {user.isAdmin ? (
+        // The form and the lists appear together: a form arriving above them would push down
+        // what the eye or the keyboard is on.
+        <Suspense fallback={<p className="text-slate-400">Loading…</p>}>
           <CreateTournamentForm />
+          {sections}
         </Suspense>
-      )}
-      {!list.isPending && list.data === undefined ? (
-        <EmptyState icon={TriangleAlert} title="COULD NOT LOAD TOURNAMENTS" />
       ) : (
-        // The sections are drawn at once, each with a line standing in for its list while it
-        // loads: an empty list takes the same room, so nothing below moves when it arrives.
-        SECTIONS.map((section) => {
-          const rows = (list.data ?? []).filter((row) => section.statuses.includes(row.status));
-          return (
-            <section key={section.title} aria-label={section.title} className="mb-8">
-              <h2 className="mb-3 flex items-center gap-2 font-display text-lg font-bold tracking-wider text-white">
-                <Trophy aria-hidden="true" className="size-5 text-accent" />
-                {section.title}
-              </h2>
-              {list.isPending ? (
-                <p className="text-slate-400">Loading…</p>
-              ) : rows.length === 0 ? (
-                <p className="text-slate-400">{section.empty}</p>
-              ) : (
-                <ul className="grid gap-4 lg:grid-cols-2">
-                  {rows.map((row) => (
-                    <TournamentCard key={row.id} tournament={row} />
-                  ))}
-                </ul>
-              )}
-            </section>
-          );
-        })
+        sections
       )}
     </>
   );
