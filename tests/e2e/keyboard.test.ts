@@ -254,13 +254,31 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
     await walker.tabTo(player.page.getByRole('button', { name: 'JOIN FOR $5.00' }));
     await walker.press('Enter');
     await player.page.getByRole('button', { name: /LEAVE/ }).waitFor();
-    for (const [name, page, path] of [
-      ['a tournament', player.page, `/tournaments/${id}`],
-      ['the tournaments', player.page, '/tournaments'],
-      ['the tournaments, to the admin', admin.page, '/tournaments'],
+    const game = `Tekken ${viewport.width}`;
+    // Each walk starts once the page's content has come, not only its heading: an admin's lists
+    // arrive with the creation form, after the heading.
+    for (const [name, page, path, content] of [
+      [
+        'a tournament',
+        player.page,
+        `/tournaments/${id}`,
+        player.page.getByRole('button', { name: /LEAVE/ }),
+      ],
+      [
+        'the tournaments',
+        player.page,
+        '/tournaments',
+        player.page.getByRole('link', { name: game }),
+      ],
+      [
+        'the tournaments, to the admin',
+        admin.page,
+        '/tournaments',
+        admin.page.getByRole('link', { name: game }),
+      ],
     ] as const) {
       await page.goto(path);
-      await page.locator('h1').first().waitFor();
+      await content.first().waitFor();
       const pageWalker = new FocusWalker(page, `${name} at ${viewport.width} px`);
       expect(await pageWalker.tabThroughPage()).toBeGreaterThan(5);
     }

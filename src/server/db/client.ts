@@ -67,6 +67,18 @@ export const STATEMENTS_PER_CONNECTION = 100;
 /** Past this many parameters a statement is sent unnamed: such texts vary with their input. */
 const MOST_PARAMETERS = 64;
 
+/**
+ * Whether pg sends a parameter without code that can throw: text, numbers, booleans, dates,
+ * bytes, and arrays of those. Any other object is turned into JSON or its own `toPostgres`, and
+ * when that throws, pg 8 closes the named statement it was binding while still counting it as
+ * prepared: every later call of the text on that connection would fail. Such a call goes unnamed.
+ */
+function sentAsIs(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (value instanceof Date || ArrayBuffer.isView(value)) return true;
+  return Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object');
+}
+
 const statementNames = new Map<string, string | null>();
 const NAMES_REMEMBERED = 5_000;
 
@@ -80,7 +92,8 @@ export function statementName(text: string): string | null {
   const name = UNPREPARED.some((pattern) => pattern.test(text))
     ? null
     : `s${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
-  // The names of the texts met first are kept: the ones sent over and over.
+  // Kept for the texts met first, which are mostly the ones sent over and over; past that, a
+  // name costs a hash.
   if (statementNames.size < NAMES_REMEMBERED) statementNames.set(text, name);
   return name;
 }
@@ -89,8 +102,9 @@ export function statementName(text: string): string | null {
  * A connection that names each parameterised statement after its text, so that PostgreSQL
  * parses and plans it once per connection instead of on every call (decision 22). Statements
  * without parameters keep the simple protocol (a migration's file holds several); those in
- * `UNPREPARED`, those with more than `MOST_PARAMETERS` and those met once the connection holds
- * `STATEMENTS_PER_CONNECTION` go unnamed.
+ * `UNPREPARED`, those with more than `MOST_PARAMETERS`, those with a value pg serialises by code
+ * that can throw (`sentAsIs`) and those met once the connection holds `STATEMENTS_PER_CONNECTION`
+ * go unnamed.
  */
 class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
@@ -101,7 +115,8 @@ class PreparingClient extends pg.Client {
     const [first, values] = args;
     const config: { text?: unknown; name?: unknown; values?: unknown; submit?: unknown } =
       typeof first === 'string' ? { text: first } : typeof first === 'object' && first ? first : {};
-    const parameters = config.values ?? values;
+    // pg's own rule: values given beside the query take the place of the query's.
+    const parameters = Array.isArray(values) ? values : config.values;
     if (
       typeof config.text === 'string' &&
       config.name === undefined &&
@@ -109,7 +124,8 @@ class PreparingClient extends pg.Client {
       typeof config.submit !== 'function' &&
       Array.isArray(parameters) &&
       parameters.length > 0 &&
-      parameters.length <= MOST_PARAMETERS
+      parameters.length <= MOST_PARAMETERS &&
+      parameters.every(sentAsIs)
     ) {
       const name = statementName(config.text);
       if (

@@ -1,4 +1,10 @@
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import {
+  acceptChallengeCall,
+  createChallengeCall,
+  quickMatchCall,
+} from '../features/challenges/repository.ts';
 import { statementName } from './client.ts';
 
 // Its own file: the last test fills this process's memory of names.
@@ -28,6 +34,31 @@ describe('the names statements are prepared under', () => {
       'insert into w (id, cents) values ($1, $2) on conflict (id) do update set cents = w.cents + $2',
     ]) {
       expect(statementName(fixed), fixed).not.toBeNull();
+    }
+  });
+
+  it('prepares the calls that create, accept and quick-match a challenge', () => {
+    const now = new Date('2026-11-26T12:00:00Z');
+    const seen = { suspendedAt: null, suspendedUntil: null, playBreakUntil: null };
+    const terms = {
+      stakeCents: 500n,
+      game: 'Chess',
+      gamerTag: 'ace',
+      phoneNumber: '5550100000',
+      console: 'PC',
+      now,
+    };
+    const dialect = new PgDialect();
+    for (const call of [
+      createChallengeCall(
+        { ...terms, creatorId: 1, mode: null, platform: null, opponentId: null },
+        seen,
+      ),
+      acceptChallengeCall(7, 2, now),
+      quickMatchCall({ ...terms, playerId: 1 }, seen),
+    ]) {
+      const { sql: text } = dialect.sqlToQuery(call);
+      expect(statementName(text), text).not.toBeNull();
     }
   });
 

@@ -7,6 +7,7 @@ import { Badge } from '#client/components/ui/badge.tsx';
 import { Card, CardContent } from '#client/components/ui/card.tsx';
 import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useTournaments } from '#client/features/tournaments/api/get-tournaments.ts';
 import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 
@@ -116,7 +117,7 @@ export function TournamentsPage({ user }: { user: PublicUser }) {
       {user.isAdmin ? (
         // The form and the lists appear together: a form arriving above them would push down
         // what the eye or the keyboard is on.
-        <Suspense fallback={<p className="text-slate-400">Loading…</p>}>
+        <Suspense fallback={<Spinner label="Loading tournaments" />}>
           <CreateTournamentForm />
           {sections}
         </Suspense>
