@@ -52,6 +52,10 @@ function recordColumns(record: typeof creatorRecords | typeof acceptorRecords) {
   } satisfies Record<keyof PlayerRecord, SQL<number>>;
 }
 
+// Built once: every challenge list and view selects them.
+const CREATOR_RECORD = recordColumns(creatorRecords);
+const ACCEPTOR_RECORD = recordColumns(acceptorRecords);
+
 interface PartyColumns {
   id: number;
   username: string;
@@ -112,8 +116,8 @@ function selectWithParties(db: Executor, withBalances = true) {
       opponentName: sql<
         string | null
       >`(select o.username from users o where o.id = ${challenges.opponentId})`,
-      creatorRecord: recordColumns(creatorRecords),
-      acceptorRecord: recordColumns(acceptorRecords),
+      creatorRecord: CREATOR_RECORD,
+      acceptorRecord: ACCEPTOR_RECORD,
     })
     .from(challenges)
     .innerJoin(creators, eq(creators.id, challenges.creatorId))
@@ -237,6 +241,9 @@ const resultOf = (row: string) =>
       .map((column) => `${row}.${column}`)
       .join(', '),
   );
+const CREATED = resultOf('c');
+const QUICK_MATCHED = resultOf('q');
+const ACCEPTED = resultOf('a');
 
 export interface NewChallenge {
   creatorId: number;
@@ -328,7 +335,7 @@ export function createChallengeCall(challenge: NewChallenge, seen: SeenStanding)
   const stake = formatCents(challenge.stakeCents);
   return sql`with creator as materialized (${playerAsSeen(challenge.creatorId, seen)}),
     call as materialized (
-      select ${resultOf('c')}, creator.username as creator_name from creator, lateral challenge_create(
+      select ${CREATED}, creator.username as creator_name from creator, lateral challenge_create(
         creator.id, ${challenge.stakeCents.toString()}::bigint, ${challenge.game}::text,
         ${challenge.gamerTag}::text, ${challenge.phoneNumber}::text, ${challenge.console}::text,
         ${challenge.mode}::text, ${challenge.platform}::text, ${challenge.opponentId}::integer,
@@ -365,7 +372,7 @@ export interface QuickMatchTerms {
 export function quickMatchCall(terms: QuickMatchTerms, seen: SeenStanding): SQL {
   return sql`with player as materialized (${playerAsSeen(terms.playerId, seen)}),
     call as materialized (
-      select ${resultOf('q')} from player, lateral challenge_quick_match(player.id,
+      select ${QUICK_MATCHED} from player, lateral challenge_quick_match(player.id,
         ${terms.stakeCents.toString()}::bigint, ${terms.game}::text, ${terms.gamerTag}::text,
         ${terms.phoneNumber}::text, ${terms.console}::text,
         ${terms.now.toISOString()}::timestamptz) q
@@ -386,7 +393,7 @@ export function quickMatchCall(terms: QuickMatchTerms, seen: SeenStanding): SQL 
  */
 export function acceptChallengeCall(challengeId: number, acceptorId: number, now: Date): SQL {
   return sql`with call as materialized (
-      select ${resultOf('a')} from challenge_accept(${challengeId}::integer, ${acceptorId}::integer,
+      select ${ACCEPTED} from challenge_accept(${challengeId}::integer, ${acceptorId}::integer,
         ${now.toISOString()}::timestamptz) a
     ),
     ${toldInCall({
