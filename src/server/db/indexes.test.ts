@@ -37,7 +37,6 @@ import { moneyHeldFor } from '#server/features/account/close-account.ts';
 import { collectAccountData } from '#server/features/account/data-export.ts';
 import { EXTERNAL_CARD, userWallet } from '#server/features/ledger/accounts.ts';
 import { getUserBalanceCents, getUserBalances } from '#server/features/ledger/balances.ts';
-import { publishStored } from '#server/features/notifications/notify.ts';
 import {
   countUnread,
   listNotifications,
@@ -587,10 +586,6 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
     ['a player’s notifications', (db) => listNotifications(db, viewer, { limit: 20 })],
     ['a player’s unread notifications counted', (db) => countUnread(db, viewer)],
     ['a player’s notifications marked read', (db) => markRead(db, viewer, { all: true }, now)],
-    [
-      'notifications a statement wrote, read back by key',
-      (db) => publishStored(db, createLocalBus(), ['seed:77', 'seed:78']),
-    ],
     [
       'a challenge’s evidence',
       (db) =>

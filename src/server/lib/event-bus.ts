@@ -57,9 +57,12 @@ interface Envelope {
   events: AppEvent[];
 }
 
+/** How every envelope from `source` begins. */
+const openingOf = (source: string) => `{"source":${JSON.stringify(source)},"events":[`;
+
 /** Serialized events in envelopes from `source`, each small enough for one NOTIFY. */
 function batches(source: string, events: string[]): string[] {
-  const open = `{"source":${JSON.stringify(source)},"events":[`;
+  const open = openingOf(source);
   const payload = (batch: string[]) => `${open}${batch.join(',')}]}`;
   const payloads: string[] = [];
   let current: string[] = [];
@@ -118,6 +121,7 @@ interface BusLogger {
 export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promise<EventBus> {
   const dispatcher = new LocalDispatcher();
   const source = randomUUID();
+  const ownOpening = openingOf(source);
   let closed = false;
   let listener: pg.PoolClient | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -133,9 +137,11 @@ export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promi
     }
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
+      // This instance's own events come back too; `batches` writes the source first, so they
+      // are known by their opening bytes without parsing the whole payload.
+      if (message.payload.startsWith(ownOpening)) return;
       try {
         const envelope = JSON.parse(message.payload) as Envelope;
-        if (envelope.source === source) return;
         for (const event of envelope.events) dispatcher.dispatch(event);
       } catch (error) {
         logger.warn({ err: error }, 'unreadable event on the bus');

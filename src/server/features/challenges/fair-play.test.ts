@@ -124,6 +124,12 @@ describe('the false report of the issue', () => {
     const told = await notificationsOf(acceptor.agent);
     expect(told.unread).toBeGreaterThanOrEqual(1);
     expect(told.notifications[0]).toMatchObject({ kind: 'result_reported', challengeId: id });
+    // …live as well, the same notification the list shows.
+    expect(events).toContainEqual({
+      type: 'notification',
+      userId: acceptor.user.id,
+      notification: told.notifications[0],
+    });
     const disputed = await acceptor.agent.post(`/api/challenges/${id}/dispute`, {
       reason: 'I won 3–1; the screenshot is from another match',
     });

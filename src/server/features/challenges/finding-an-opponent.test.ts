@@ -10,6 +10,7 @@ import {
 import type { NotificationView } from '#shared/contracts/notifications.ts';
 import { queryRows } from '#server/db/client.ts';
 import { users } from '#server/db/schema/users.ts';
+import type { AppEvent } from '#server/lib/event-bus.ts';
 import { onPostgres } from '#tests/helpers/database.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
 import {
@@ -25,11 +26,14 @@ import {
  * and quick match pairs players on the same terms exactly once, however many ask at once.
  */
 let t: TestApp;
+let pushed: AppEvent[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
+  t.bus.subscribe((event) => pushed.push(event));
 });
 afterEach(async () => {
+  pushed = [];
   await expectLedgerHealthy(t.database);
 });
 afterAll(async () => {
@@ -48,6 +52,13 @@ async function funded(cents = 10_000n) {
   const player = await signUp(t.app);
   await fund(t.database, player.user.id, cents);
   return player;
+}
+
+/** The notifications pushed live to `userId` so far in this test, in the order they left. */
+function pushedTo(userId: number): NotificationView[] {
+  return pushed.flatMap((event) =>
+    event.type === 'notification' && event.userId === userId ? [event.notification] : [],
+  );
 }
 
 async function notificationsOf(agent: Agent): Promise<NotificationView[]> {
@@ -79,6 +90,7 @@ describe('direct challenges', () => {
       title: `${creator.user.username} challenges you: #${challenge.id}`,
     });
     expect(news?.body).toContain('Mortal Kombat 1 on Xbox for $20.00 each');
+    expect(pushedTo(opponent.user.id)).toEqual([news]);
     for (const viewer of [creator, opponent]) {
       const direct = await viewer.agent.get('/api/challenges?role=direct&status=open');
       expect(ids(direct.json<ChallengeView[]>())).toEqual([challenge.id]);
@@ -106,6 +118,7 @@ describe('direct challenges', () => {
     });
     const [told] = await notificationsOf(creator.agent);
     expect(told).toMatchObject({ kind: 'challenge_accepted', challengeId: challenge.id });
+    expect(pushedTo(creator.user.id)).toEqual([told]);
   });
 
   it('are declined by the opponent alone: the stake comes back and the creator is told', async () => {
@@ -132,6 +145,7 @@ describe('direct challenges', () => {
       kind: 'challenge_declined',
       title: `Challenge #${id} was declined: your stake is back`,
     });
+    expect(pushedTo(creator.user.id)).toEqual([told]);
 
     const again = await opponent.agent.post(`/api/challenges/${id}/decline`);
     expect(again.statusCode).toBe(409);
@@ -211,6 +225,8 @@ describe('quick match', () => {
     expect(await balanceOf(t.database, second.user.id)).toBe(3_500n);
     const [told] = await notificationsOf(first.agent);
     expect(told).toMatchObject({ kind: 'challenge_accepted', challengeId: opened.challenge.id });
+    // The outsider's direct challenge first, then the match.
+    expect(pushedTo(first.user.id)).toEqual((await notificationsOf(first.agent)).reverse());
 
     const other = await ask(second.agent, { amount: 16 });
     expect(other.matched).toBe(false);

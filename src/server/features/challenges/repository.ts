@@ -25,7 +25,12 @@ import { playerRecords } from '../../db/schema/player-records.ts';
 import { users } from '../../db/schema/users.ts';
 import { POSTED_COLUMNS } from '../ledger/ledger.ts';
 import type { Mail } from '../mail/outbox.ts';
-import type { NewNotification } from '../notifications/notify.ts';
+import {
+  tellingSteps,
+  toldNews,
+  type NewNotification,
+  type StoredNews,
+} from '../notifications/notify.ts';
 
 const creators = alias(users, 'creator');
 const acceptors = alias(users, 'acceptor');
@@ -218,9 +223,12 @@ export interface ChallengeOutcome {
   challenge_id: number;
   challenge_status: ChallengeStatus;
   creator_id: number;
+  /** The notifications the call stored, to push once it has committed. */
+  news: StoredNews[];
 }
 
-const CALL_COLUMNS = sql`changed, challenge_id, challenge_status, creator_id, ${POSTED_COLUMNS}`;
+const CALL_COLUMNS = sql`changed, challenge_id, challenge_status, creator_id, ${POSTED_COLUMNS},
+  ${toldNews}`;
 
 /**
  * The columns of `challenge_call_result` (migration 0009), what the challenge functions answer,
@@ -244,6 +252,7 @@ const resultOf = (row: string) =>
 const CREATED = resultOf('c');
 const QUICK_MATCHED = resultOf('q');
 const ACCEPTED = resultOf('a');
+const REPORTED = resultOf('r');
 
 export interface NewChallenge {
   creatorId: number;
@@ -277,27 +286,14 @@ interface CallNews {
   when: SQL;
 }
 
-/**
- * The `told` and `mailed` steps of a call's statement: the notification, and its mail where the
- * player has an address, written with the change, so that one never exists without the other
- * (DESIGN §10). A repeated call finds them written and adds nothing.
- */
+/** The notification of a call, and its mail, written by the call's statement (`tellingSteps`). */
 function toldInCall(news: CallNews): SQL {
-  return sql`told as (
-      insert into notifications (user_id, kind, challenge_id, title, body, dedupe_key)
-      select distinct ${news.recipient}, ${news.kind}::text, call.challenge_id, ${news.title},
+  return tellingSteps(
+    sql`select distinct ${news.recipient}, ${news.kind}::text, call.challenge_id, ${news.title},
         ${news.body}, ${news.dedupeKey}
-      from call where ${news.when}
-      on conflict (dedupe_key) do nothing
-      returning user_id, title, body, dedupe_key
-    ),
-    mailed as (
-      insert into outbox (dedupe_key, recipient, subject, body)
-      select 'notification:' || told.dedupe_key, u.email, told.title, told.body
-      from told join users u on u.id = told.user_id
-      where u.email is not null and u.deleted_at is null
-      on conflict (dedupe_key) do nothing
-    )`;
+      from call where ${news.when}`,
+    true,
+  );
 }
 
 /** The creator's news of an acceptance, keyed so that it is written once per challenge. */
@@ -425,36 +421,47 @@ export interface ResultRecord {
 /**
  * Records a result on an accepted challenge with its mail; a completed one also moves the prize
  * out of the escrow: the winner's credit into review, the fee to the house (DESIGN §10). Refused
- * (unchanged) when the challenge is no longer accepted.
+ * (unchanged) when the challenge is no longer accepted. `news` is written by this statement's
+ * `told` step rather than by the function (which gets none), so that the statement answers what
+ * it stored; without mail, as `mails` already says it.
  */
 export function recordResultCall(
   result: ResultRecord,
   mails: Mail[],
   news: Array<Omit<NewNotification, 'challengeId'>>,
 ): SQL {
-  return sql`select ${CALL_COLUMNS} from challenge_report_result(${result.challengeId}::integer,
-    ${result.status}::text, ${result.winnerId}::integer, ${result.creatorScore}::integer,
-    ${result.acceptorScore}::integer, ${result.screenshotUrl}::text, ${result.notes}::text,
-    ${result.disputeReason}::text, ${result.submittedBy}::integer,
-    ${result.prizeCents.toString()}::bigint, ${result.feeCents.toString()}::bigint,
-    ${result.now.toISOString()}::timestamptz, ${result.reviewEndsAt.toISOString()}::timestamptz,
-    ${JSON.stringify(
-      mails.map((mail) => ({
-        dedupe_key: mail.dedupeKey,
-        recipient: mail.recipient,
-        subject: mail.subject,
-        body: mail.body,
-        metadata: mail.metadata ?? null,
-      })),
-    )}::jsonb, ${JSON.stringify(
-      news.map((item) => ({
-        user_id: item.userId,
-        kind: item.kind,
-        title: item.title,
-        body: item.body,
-        dedupe_key: item.dedupeKey,
-      })),
-    )}::jsonb)`;
+  return sql`with call as materialized (
+      select ${REPORTED} from challenge_report_result(${result.challengeId}::integer,
+        ${result.status}::text, ${result.winnerId}::integer, ${result.creatorScore}::integer,
+        ${result.acceptorScore}::integer, ${result.screenshotUrl}::text, ${result.notes}::text,
+        ${result.disputeReason}::text, ${result.submittedBy}::integer,
+        ${result.prizeCents.toString()}::bigint, ${result.feeCents.toString()}::bigint,
+        ${result.now.toISOString()}::timestamptz, ${result.reviewEndsAt.toISOString()}::timestamptz,
+        ${JSON.stringify(
+          mails.map((mail) => ({
+            dedupe_key: mail.dedupeKey,
+            recipient: mail.recipient,
+            subject: mail.subject,
+            body: mail.body,
+            metadata: mail.metadata ?? null,
+          })),
+        )}::jsonb, '[]'::jsonb) r
+    ),
+    ${tellingSteps(
+      sql`select n.user_id, n.kind, ${result.challengeId}::integer, n.title, n.body, n.dedupe_key
+        from jsonb_to_recordset(${JSON.stringify(
+          news.map((item) => ({
+            user_id: item.userId,
+            kind: item.kind,
+            title: item.title,
+            body: item.body,
+            dedupe_key: item.dedupeKey,
+          })),
+        )}::jsonb) as n(user_id integer, kind text, title text, body text, dedupe_key text)
+        where exists (select from call where call.changed)`,
+      false,
+    )}
+    select ${CALL_COLUMNS} from call`;
 }
 
 export interface ListFilter extends ChallengeFilters {

@@ -3,10 +3,10 @@ import { CHALLENGE_MESSAGES } from '#shared/contracts/challenges.ts';
 import { formatCents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { challenges, type Challenge, type ReleaseCause } from '../../db/schema/challenges.ts';
+import { users } from '../../db/schema/users.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { formatUtc } from '../../lib/format-time.ts';
-import { lockUser } from '../admin/repository.ts';
 import {
   challengeEscrow,
   challengeReview,
@@ -99,7 +99,11 @@ export function announceChallenge(ctx: AppContext, uow: UnitOfWork, challenge: A
  * deletion from sweeping the wallet between this look and the credit.
  */
 export async function payeeAccount(uow: UnitOfWork, userId: number): Promise<string> {
-  const player = await lockUser(uow.tx, userId, 'share');
+  const [player] = await uow.tx
+    .select({ deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('share');
   return player?.deletedAt ? HOUSE_UNCLAIMED : userWallet(userId);
 }
 

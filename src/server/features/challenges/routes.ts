@@ -168,8 +168,8 @@ export const challengeRoutes =
       },
       async (request, reply) => {
         const user = requireViewer(request);
-        await requirePlayerLocation(ctx, request, user.id);
-        const id = await createChallenge(ctx, user.id, request.body);
+        const standing = await requirePlayerLocation(ctx, request, user.id);
+        const id = await createChallenge(ctx, user.id, request.body, standing);
         return reply.code(201).send(await viewOf(id, user));
       },
     );
@@ -182,8 +182,8 @@ export const challengeRoutes =
       },
       async (request) => {
         const user = requireViewer(request);
-        await requirePlayerLocation(ctx, request, user.id);
-        await acceptChallenge(ctx, request.params.id, user.id);
+        const standing = await requirePlayerLocation(ctx, request, user.id);
+        await acceptChallenge(ctx, request.params.id, user.id, standing);
         return viewOf(request.params.id, user);
       },
     );
@@ -231,8 +231,8 @@ export const challengeRoutes =
       },
       async (request) => {
         const user = requireViewer(request);
-        await requirePlayerLocation(ctx, request, user.id);
-        const { challengeId, matched } = await quickMatch(ctx, user.id, request.body);
+        const standing = await requirePlayerLocation(ctx, request, user.id);
+        const { challengeId, matched } = await quickMatch(ctx, user.id, request.body, standing);
         return { challenge: await viewOf(challengeId, user), matched };
       },
     );

@@ -39,8 +39,12 @@ import {
   reportedScoresReason,
 } from './match-rules.ts';
 import { settle, winnerOf } from './settlement.ts';
-import { notify, publishStored } from '../notifications/notify.ts';
-import { findChallengeableUser, requireCashPlayAllowed } from '../users/suspension.ts';
+import { notify, publishNews } from '../notifications/notify.ts';
+import {
+  findChallengeableUser,
+  requireCashPlayAllowed,
+  type StandingColumns,
+} from '../users/suspension.ts';
 
 export interface CreateChallengeInput {
   game: string;
@@ -117,50 +121,65 @@ async function requireLocked(uow: UnitOfWork, challengeId: number): Promise<Chal
 }
 
 /**
+ * The player's standing for each round of `onCurrentState`: `justRead` (what the route read with
+ * the player's state, moments ago) in the first, read afresh in any later one.
+ */
+function standingRounds(
+  ctx: AppContext,
+  playerId: number,
+  justRead: StandingColumns | undefined,
+): () => Promise<StandingColumns> {
+  let first = justRead;
+  return () => {
+    const given = first;
+    first = undefined;
+    return requireCashPlayAllowed(ctx.db, playerId, ctx.clock(), given);
+  };
+}
+
+/**
  * Opens a challenge with the creator's stake in its escrow, unless the creator is suspended
- * (DESIGN §10): the suspension is read afresh, and the creation is guarded by what was read.
+ * (DESIGN §10): the suspension is read afresh (or was, by the route: `standing`), and the
+ * creation is guarded by what was read.
  */
 export async function createChallenge(
   ctx: AppContext,
   creatorId: number,
   input: CreateChallengeInput,
+  standing?: StandingColumns,
 ): Promise<number> {
   const opponentId =
     input.opponent === undefined ? null : await requireOpponent(ctx, creatorId, input.opponent);
-  return onCurrentState(
-    () => requireCashPlayAllowed(ctx.db, creatorId, ctx.clock()),
-    async (seen) => {
-      const call = createChallengeCall(
-        {
-          creatorId,
-          stakeCents: dollars(input.amount),
-          game: input.game,
-          gamerTag: input.gamerTag,
-          phoneNumber: input.phoneNumber,
-          console: input.console,
-          mode: input.mode ?? null,
-          platform: input.platform ?? null,
-          opponentId,
-          now: ctx.clock(),
-        },
-        seen,
-      );
-      // The row and the stake in one call: a refused stake leaves no challenge behind.
-      const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
-        ctx.db,
-        'stake',
-        call,
-      );
-      // No row: the creator's suspension changed since it was read, and is judged again.
-      if (!outcome) return null;
-      if (!outcome.changed || !transfer)
-        throw new Error('a challenge was created without its stake');
-      const id = outcome.challenge_id;
-      if (opponentId !== null) await publishStored(ctx.db, ctx.bus, [`direct-challenge:${id}`]);
-      await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null, opponentId });
-      return id;
-    },
-  );
+  return onCurrentState(standingRounds(ctx, creatorId, standing), async (seen) => {
+    const call = createChallengeCall(
+      {
+        creatorId,
+        stakeCents: dollars(input.amount),
+        game: input.game,
+        gamerTag: input.gamerTag,
+        phoneNumber: input.phoneNumber,
+        console: input.console,
+        mode: input.mode ?? null,
+        platform: input.platform ?? null,
+        opponentId,
+        now: ctx.clock(),
+      },
+      seen,
+    );
+    // The row and the stake in one call: a refused stake leaves no challenge behind.
+    const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
+      ctx.db,
+      'stake',
+      call,
+    );
+    // No row: the creator's suspension changed since it was read, and is judged again.
+    if (!outcome) return null;
+    if (!outcome.changed || !transfer) throw new Error('a challenge was created without its stake');
+    const id = outcome.challenge_id;
+    await publishNews(ctx.bus, outcome.news);
+    await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null, opponentId });
+    return id;
+  });
 }
 
 /**
@@ -187,10 +206,11 @@ export async function acceptChallenge(
   ctx: AppContext,
   challengeId: number,
   acceptorId: number,
+  standing?: StandingColumns,
 ): Promise<void> {
   // Unguarded, unlike a creation: an acceptance that commits just after a suspension is one that
   // could have committed just before it, and a suspension leaves accepted matches to be played.
-  await requireCashPlayAllowed(ctx.db, acceptorId, ctx.clock());
+  await requireCashPlayAllowed(ctx.db, acceptorId, ctx.clock(), standing);
   const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock());
   await retryingConflicts(async () => {
     const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
@@ -204,7 +224,7 @@ export async function acceptChallenge(
         throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
       throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
     }
-    await publishStored(ctx.db, ctx.bus, [`challenge-accepted:${challengeId}`]);
+    await publishNews(ctx.bus, outcome.news);
     await announceCommitted(ctx, {
       id: challengeId,
       status: 'accepted',
@@ -265,39 +285,37 @@ export async function quickMatch(
   ctx: AppContext,
   playerId: number,
   input: QuickMatchInput,
+  standing?: StandingColumns,
 ): Promise<{ challengeId: number; matched: boolean }> {
-  return onCurrentState(
-    () => requireCashPlayAllowed(ctx.db, playerId, ctx.clock()),
-    async (seen) => {
-      const call = quickMatchCall(
-        {
-          playerId,
-          stakeCents: dollars(input.amount),
-          game: input.game,
-          gamerTag: input.gamerTag,
-          phoneNumber: input.phoneNumber,
-          console: input.console,
-          now: ctx.clock(),
-        },
-        seen,
-      );
-      const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
-      // No row: the player's suspension or break changed since it was read.
-      if (!outcome) return null;
-      const id = outcome.challenge_id;
-      const matched = outcome.challenge_status === 'accepted';
-      if (matched) await publishStored(ctx.db, ctx.bus, [`challenge-accepted:${id}`]);
-      if (outcome.changed) {
-        await announceCommitted(ctx, {
-          id,
-          status: outcome.challenge_status,
-          creatorId: outcome.creator_id,
-          acceptorId: matched ? playerId : null,
-        });
-      }
-      return { challengeId: id, matched };
-    },
-  );
+  return onCurrentState(standingRounds(ctx, playerId, standing), async (seen) => {
+    const call = quickMatchCall(
+      {
+        playerId,
+        stakeCents: dollars(input.amount),
+        game: input.game,
+        gamerTag: input.gamerTag,
+        phoneNumber: input.phoneNumber,
+        console: input.console,
+        now: ctx.clock(),
+      },
+      seen,
+    );
+    const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
+    // No row: the player's suspension or break changed since it was read.
+    if (!outcome) return null;
+    const id = outcome.challenge_id;
+    const matched = outcome.challenge_status === 'accepted';
+    await publishNews(ctx.bus, outcome.news);
+    if (outcome.changed) {
+      await announceCommitted(ctx, {
+        id,
+        status: outcome.challenge_status,
+        creatorId: outcome.creator_id,
+        acceptorId: matched ? playerId : null,
+      });
+    }
+    return { challengeId: id, matched };
+  });
 }
 
 /**
@@ -540,11 +558,7 @@ export async function submitScores(
       );
       if (!outcome?.changed) return null;
 
-      await publishStored(
-        ctx.db,
-        ctx.bus,
-        news.map((item) => item.dedupeKey),
-      );
+      await publishNews(ctx.bus, outcome.news);
       // A completed result moved the winner's held credit, so the ledger read their balances.
       const winnerBalanceCents = totalCents(
         transfer?.userBalances.get(winnerId) ?? (await getUserBalances(ctx.db, winnerId)),

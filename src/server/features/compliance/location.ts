@@ -6,16 +6,24 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import type { Place } from '../../lib/geo-locator.ts';
+import { STANDING_COLUMNS, type StandingColumns } from '../users/suspension.ts';
 
-/** The state a player declared, as the database holds it now; null when they never gave one. */
-export async function readDeclaredState(db: Executor, userId: number): Promise<StateCode | null> {
+/**
+ * The state a player declared (null when they never gave one) and their standing, as the
+ * database holds them now, in one read.
+ */
+async function readCashPlayer(
+  db: Executor,
+  userId: number,
+): Promise<{ state: StateCode | null; standing: StandingColumns }> {
   const [row] = await db
-    .select({ state: users.state })
+    .select({ state: users.state, ...STANDING_COLUMNS })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
   if (!row) throw new Error(`user ${userId} has a session but no row`);
-  return row.state !== null && isStateCode(row.state) ? row.state : null;
+  const { state, ...standing } = row;
+  return { state: state !== null && isStateCode(state) ? state : null, standing };
 }
 
 function refusedIn(code: StateCode, field: string | undefined): AppError {
@@ -52,11 +60,17 @@ export async function requirePlayableLocation(
   return place;
 }
 
-/** The same rule for a signed-in player, whose declared state is read afresh. */
+/**
+ * The same rule for a signed-in player, whose declared state is read afresh. Their standing is
+ * read with it and answered, for the cash-play check that follows to judge without a read of its
+ * own (`requireCashPlayAllowed`'s `justRead`).
+ */
 export async function requirePlayerLocation(
   ctx: AppContext,
   request: FastifyRequest,
   userId: number,
-): Promise<void> {
-  await requirePlayableLocation(ctx, request, await readDeclaredState(ctx.db, userId));
+): Promise<StandingColumns> {
+  const { state, standing } = await readCashPlayer(ctx.db, userId);
+  await requirePlayableLocation(ctx, request, state);
+  return standing;
 }

@@ -1,11 +1,9 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { sql, type SQL } from 'drizzle-orm';
 import type { NotificationKind, NotificationView } from '#shared/contracts/notifications.ts';
-import { notifications, type Notification } from '../../db/schema/notifications.ts';
-import { users } from '../../db/schema/users.ts';
+import { queryRows } from '../../db/client.ts';
+import type { Notification } from '../../db/schema/notifications.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
-import { enqueueMail } from '../mail/outbox.ts';
 
 export interface NewNotification {
   userId: number;
@@ -19,56 +17,87 @@ export interface NewNotification {
   mail?: boolean;
 }
 
+/** A notification as the statement that stored it answers it (`told`), for the live push. */
+export interface StoredNews {
+  id: number;
+  userId: number;
+  kind: NotificationKind;
+  challengeId: number | null;
+  title: string;
+  body: string;
+  /** As PostgreSQL writes a timestamp in JSON: ISO 8601 with microseconds and an offset. */
+  createdAt: string;
+}
+
+/**
+ * The `told` and `mailed` steps of a statement that tells players something (DESIGN §10), to
+ * follow its `with`: the notifications `rows` selects (user_id, kind, challenge_id, title, body,
+ * dedupe_key, in that order) and, with `mail`, the same words by mail where the player has an
+ * address and is not deleted. Written by the statement that makes the change, they never exist
+ * without it, and take no round trip of their own. A key written before adds nothing; `told`
+ * answers what was stored, which `toldNews` turns into the statement's `news` column.
+ */
+export function tellingSteps(rows: SQL, mail: boolean): SQL {
+  const told = sql`told as (
+      insert into notifications (user_id, kind, challenge_id, title, body, dedupe_key)
+      ${rows}
+      on conflict (dedupe_key) do nothing
+      returning id, user_id, kind, challenge_id, title, body, dedupe_key, created_at
+    )`;
+  if (!mail) return told;
+  return sql`${told},
+    mailed as (
+      insert into outbox (dedupe_key, recipient, subject, body, metadata)
+      select 'notification:' || told.dedupe_key, u.email, told.title, told.body,
+        jsonb_build_object('userId', told.user_id, 'kind', told.kind,
+          'challengeId', told.challenge_id)
+      from told join users u on u.id = told.user_id
+      where u.email is not null and u.deleted_at is null
+      on conflict (dedupe_key) do nothing
+    )`;
+}
+
+/** What `told` stored, as one JSON column `news` of the statement's rows (`StoredNews[]`). */
+export const toldNews: SQL = sql`(select coalesce(jsonb_agg(jsonb_build_object(
+    'id', told.id, 'userId', told.user_id, 'kind', told.kind, 'challengeId', told.challenge_id,
+    'title', told.title, 'body', told.body, 'createdAt', told.created_at)), '[]'::jsonb)
+  from told) as news`;
+
+/** Pushes notifications a committed statement stored, as its `news` column answered them. */
+export async function publishNews(bus: EventBus, news: readonly StoredNews[]): Promise<void> {
+  await Promise.all(
+    news.map(({ userId, createdAt, ...notification }) =>
+      bus.publish({
+        type: 'notification',
+        userId,
+        notification: {
+          ...notification,
+          createdAt: new Date(createdAt).toISOString(),
+          read: false,
+        },
+      }),
+    ),
+  );
+}
+
 /**
  * Tells a player something inside the transaction that caused it (DESIGN §10): the row, and the
  * same words by mail when the player has an address and is not deleted (unless the cause mails
- * them itself). The live push leaves
- * once the transaction has committed; a key written before changes nothing and pushes nothing.
+ * them itself), in one statement. The live push leaves once the transaction has committed; a key
+ * written before changes nothing and pushes nothing.
  */
 export async function notify(uow: UnitOfWork, bus: EventBus, news: NewNotification): Promise<void> {
-  const [row] = await uow.tx
-    .insert(notifications)
-    .values({
-      userId: news.userId,
-      kind: news.kind,
-      challengeId: news.challengeId ?? null,
-      title: news.title,
-      body: news.body,
-      dedupeKey: news.dedupeKey,
-    })
-    .onConflictDoNothing()
-    .returning({ id: notifications.id, createdAt: notifications.createdAt });
-  if (!row) return;
-  const [recipient] = await uow.tx
-    .select({ email: users.email, deletedAt: users.deletedAt })
-    .from(users)
-    .where(eq(users.id, news.userId));
-  if (news.mail !== false && recipient?.email && !recipient.deletedAt) {
-    await enqueueMail(uow.tx, [
-      {
-        dedupeKey: `notification:${news.dedupeKey}`,
-        recipient: recipient.email,
-        subject: news.title,
-        body: news.body,
-        metadata: { userId: news.userId, kind: news.kind, challengeId: news.challengeId ?? null },
-      },
-    ]);
-  }
-  uow.afterCommit(() =>
-    bus.publish({
-      type: 'notification',
-      userId: news.userId,
-      notification: {
-        id: Number(row.id),
-        kind: news.kind,
-        challengeId: news.challengeId ?? null,
-        title: news.title,
-        body: news.body,
-        createdAt: row.createdAt.toISOString(),
-        read: false,
-      },
-    }),
+  const [stored] = await queryRows<{ news: StoredNews[] }>(
+    uow.tx,
+    sql`with ${tellingSteps(
+      sql`values (${news.userId}::integer, ${news.kind}::text, ${news.challengeId ?? null}::integer,
+        ${news.title}::text, ${news.body}::text, ${news.dedupeKey}::text)`,
+      news.mail !== false,
+    )}
+    select ${toldNews}`,
   );
+  const told = stored?.news ?? [];
+  if (told.length > 0) uow.afterCommit(() => publishNews(bus, told));
 }
 
 export function toNotificationView(row: Notification): NotificationView {
@@ -81,29 +110,4 @@ export function toNotificationView(row: Notification): NotificationView {
     createdAt: row.createdAt.toISOString(),
     read: row.readAt !== null,
   };
-}
-
-/**
- * Pushes notifications that a committed statement wrote itself (a result's report writes them
- * with the result, in one call): read back by their keys, then published.
- */
-export async function publishStored(
-  db: Executor,
-  bus: EventBus,
-  dedupeKeys: string[],
-): Promise<void> {
-  if (dedupeKeys.length === 0) return;
-  const rows = await db
-    .select()
-    .from(notifications)
-    .where(inArray(notifications.dedupeKey, dedupeKeys));
-  await Promise.all(
-    rows.map((row) =>
-      bus.publish({
-        type: 'notification',
-        userId: row.userId,
-        notification: toNotificationView(row),
-      }),
-    ),
-  );
 }

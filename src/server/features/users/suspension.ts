@@ -40,22 +40,21 @@ export function playBreakOf(user: PlayBreakColumns, now: Date): PlayBreak | null
   return { kind: user.playBreakKind, until: user.playBreakUntil.toISOString() };
 }
 
+/** The columns of `readStanding`, for a statement that reads them with others. */
+export const STANDING_COLUMNS = {
+  suspendedAt: users.suspendedAt,
+  suspendedUntil: users.suspendedUntil,
+  suspensionReason: users.suspensionReason,
+  playBreakKind: users.playBreakKind,
+  playBreakUntil: users.playBreakUntil,
+};
+
 /**
  * The player's suspension and break columns as the database holds them now. The session's copy
  * of the user may be seconds old (features/auth/session-cache.ts): the money routes read afresh.
  */
 export async function readStanding(db: Executor, userId: number): Promise<StandingColumns> {
-  const [row] = await db
-    .select({
-      suspendedAt: users.suspendedAt,
-      suspendedUntil: users.suspendedUntil,
-      suspensionReason: users.suspensionReason,
-      playBreakKind: users.playBreakKind,
-      playBreakUntil: users.playBreakUntil,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
+  const [row] = await db.select(STANDING_COLUMNS).from(users).where(eq(users.id, userId)).limit(1);
   if (!row) throw new Error(`user ${userId} has a session but no row`);
   return row;
 }
@@ -63,14 +62,17 @@ export async function readStanding(db: Executor, userId: number): Promise<Standi
 /**
  * Refuses deposits, creating and accepting to a suspended player (with the reason and the end)
  * and to one on a time-out or self-exclusion (with its end); otherwise answers what it read, so
- * that a write can be guarded by it (neither may have changed in between).
+ * that a write can be guarded by it (neither may have changed in between). `justRead` is the
+ * standing this request has just read from the database with the player's state (the location
+ * check, `requirePlayerLocation`), judged instead of reading it again.
  */
 export async function requireCashPlayAllowed(
   db: Executor,
   userId: number,
   now: Date,
+  justRead?: StandingColumns,
 ): Promise<StandingColumns> {
-  const columns = await readStanding(db, userId);
+  const columns = justRead ?? (await readStanding(db, userId));
   const suspension = suspensionOf(columns, now);
   if (suspension) throw new AppError('ACCOUNT_SUSPENDED', suspensionMessage(suspension));
   const playBreak = playBreakOf(columns, now);
