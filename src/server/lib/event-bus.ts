@@ -106,6 +106,9 @@ export function createLocalBus(): EventBus {
   };
 }
 
+/** Resolves after the event loop's current turn: its promise callbacks and I/O callbacks have run. */
+const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 interface BusLogger {
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
@@ -189,7 +192,9 @@ export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promi
 
   // Events published while a NOTIFY is on its way wait and leave together in the next one: under
   // load, one statement carries the events of many transactions (one NOTIFY per event cost a
-  // round trip and a commit each); when idle, an event leaves at once.
+  // round trip and a commit each). When idle, an event leaves at the end of the event loop's
+  // turn, with every other one published in it: a request that publishes its balances, its
+  // news and its challenge's change together sends one NOTIFY, not three.
   let queued: string[] = [];
   let next: Promise<void> | undefined;
   let inFlight: Promise<void> = Promise.resolve();
@@ -212,7 +217,7 @@ export async function createPostgresBus(pool: pg.Pool, logger: BusLogger): Promi
       dispatcher.dispatch(event);
       queued.push(JSON.stringify(event));
       if (!next) {
-        next = inFlight.then(flush);
+        next = inFlight.then(endOfTurn).then(flush);
         inFlight = next;
       }
       return next;

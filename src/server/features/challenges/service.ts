@@ -167,7 +167,7 @@ export async function createChallenge(
       seen,
     );
     // The row and the stake in one call: a refused stake leaves no challenge behind.
-    const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
+    const { outcome, transfer, published } = await ctx.ledger.postWith<ChallengeOutcome>(
       ctx.db,
       'stake',
       call,
@@ -176,8 +176,12 @@ export async function createChallenge(
     if (!outcome) return null;
     if (!outcome.changed || !transfer) throw new Error('a challenge was created without its stake');
     const id = outcome.challenge_id;
-    await publishNews(ctx.bus, outcome.news);
-    await announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null, opponentId });
+    // Published together, so that they leave in one message (`PostedWith.published`).
+    await Promise.all([
+      published,
+      publishNews(ctx.bus, outcome.news),
+      announceCommitted(ctx, { id, status: 'open', creatorId, acceptorId: null, opponentId }),
+    ]);
     return id;
   });
 }
@@ -213,7 +217,11 @@ export async function acceptChallenge(
   await requireCashPlayAllowed(ctx.db, acceptorId, ctx.clock(), standing);
   const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock());
   await retryingConflicts(async () => {
-    const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
+    const { outcome, published } = await ctx.ledger.postWith<ChallengeOutcome>(
+      ctx.db,
+      'stake',
+      call,
+    );
     if (!outcome) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
     if (!outcome.changed) {
       if (outcome.creator_id === acceptorId)
@@ -224,13 +232,16 @@ export async function acceptChallenge(
         throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
       throw new AppError('CHALLENGE_NOT_OPEN', CHALLENGE_MESSAGES.notOpen);
     }
-    await publishNews(ctx.bus, outcome.news);
-    await announceCommitted(ctx, {
-      id: challengeId,
-      status: 'accepted',
-      creatorId: outcome.creator_id,
-      acceptorId,
-    });
+    await Promise.all([
+      published,
+      publishNews(ctx.bus, outcome.news),
+      announceCommitted(ctx, {
+        id: challengeId,
+        status: 'accepted',
+        creatorId: outcome.creator_id,
+        acceptorId,
+      }),
+    ]);
   });
 }
 
@@ -300,20 +311,26 @@ export async function quickMatch(
       },
       seen,
     );
-    const { outcome } = await ctx.ledger.postWith<ChallengeOutcome>(ctx.db, 'stake', call);
+    const { outcome, published } = await ctx.ledger.postWith<ChallengeOutcome>(
+      ctx.db,
+      'stake',
+      call,
+    );
     // No row: the player's suspension or break changed since it was read.
     if (!outcome) return null;
     const id = outcome.challenge_id;
     const matched = outcome.challenge_status === 'accepted';
-    await publishNews(ctx.bus, outcome.news);
-    if (outcome.changed) {
-      await announceCommitted(ctx, {
-        id,
-        status: outcome.challenge_status,
-        creatorId: outcome.creator_id,
-        acceptorId: matched ? playerId : null,
-      });
-    }
+    await Promise.all([
+      published,
+      publishNews(ctx.bus, outcome.news),
+      outcome.changed &&
+        announceCommitted(ctx, {
+          id,
+          status: outcome.challenge_status,
+          creatorId: outcome.creator_id,
+          acceptorId: matched ? playerId : null,
+        }),
+    ]);
     return { challengeId: id, matched };
   });
 }
@@ -533,7 +550,7 @@ export async function submitScores(
               },
             ]
           : [];
-      const { outcome, transfer } = await ctx.ledger.postWith<ChallengeOutcome>(
+      const { outcome, transfer, published } = await ctx.ledger.postWith<ChallengeOutcome>(
         ctx.db,
         'settlement',
         recordResultCall(
@@ -558,12 +575,15 @@ export async function submitScores(
       );
       if (!outcome?.changed) return null;
 
-      await publishNews(ctx.bus, outcome.news);
       // A completed result moved the winner's held credit, so the ledger read their balances.
       const winnerBalanceCents = totalCents(
         transfer?.userBalances.get(winnerId) ?? (await getUserBalances(ctx.db, winnerId)),
       );
-      await announceCommitted(ctx, { ...challenge, status });
+      await Promise.all([
+        published,
+        publishNews(ctx.bus, outcome.news),
+        announceCommitted(ctx, { ...challenge, status }),
+      ]);
       return {
         status,
         winnerId,

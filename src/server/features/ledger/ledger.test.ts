@@ -303,7 +303,10 @@ describe('a transfer posted by a statement of its own (postWith)', () => {
     // The gate lets no row through, so the lateral call never runs.
     const gated = sql`select 'mine' as marker, ${POSTED_COLUMNS}
       from (select 1 where false) as gate cross join lateral ${ledgerPostCall(fee(a, key))}`;
-    expect(await withMarker(gated)).toEqual({ outcome: undefined, transfer: null });
+    const answer = await withMarker(gated);
+    expect(answer.outcome).toBeUndefined();
+    expect(answer.transfer).toBeNull();
+    await expect(answer.published).resolves.toBeUndefined();
     expect(await postingCount()).toBe(before);
     expect(await getUserBalanceCents(database.db, a)).toBe(1000n);
     const transfers = await database.db

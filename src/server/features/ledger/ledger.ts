@@ -132,6 +132,12 @@ export interface PostedWith<T> {
   outcome: (T & PostedColumns) | undefined;
   /** The transfer it posted, or null when it posted none. */
   transfer: TransferResult | null;
+  /**
+   * Resolves once the new balances have left on the bus. A caller awaits it together with its
+   * own events, which then leave in the same message (the bus sends what one turn of the event
+   * loop published together).
+   */
+  published: Promise<void>;
 }
 
 export interface Ledger {
@@ -144,7 +150,8 @@ export interface Ledger {
    * Runs one statement that changes state and posts at most one transfer through `ledger_post`
    * (a challenge accepted with its stake, a result with its settlement), selecting
    * `POSTED_COLUMNS` beside its own. One statement commits by itself: the new balances are
-   * published when it returns. `kind` is the kind of that transfer, which the metrics count.
+   * published before it returns (`published`). `kind` is the kind of that transfer, which the
+   * metrics count.
    */
   postWith<T>(db: Executor, kind: TransferKind, statement: SQL): Promise<PostedWith<T>>;
 }
@@ -229,13 +236,15 @@ export function createLedger(bus: EventBus): Ledger {
     async postWith<T>(db: Executor, _kind: TransferKind, statement: SQL) {
       const rows = await runPosting<T & PostedColumns>(db, statement);
       const posted = postedResult(rows);
-      if (!posted) return { outcome: rows[0], transfer: null };
+      if (!posted) return { outcome: rows[0], transfer: null, published: Promise.resolve() };
       const { touchedUsers, ...result } = posted;
       const userBalances = await getUsersBalances(db, [...touchedUsers]);
-      // Committed with the statement: the events can leave now. The answer waits until they
-      // have left, which paces a player's next request behind them (decision 0010).
-      await Promise.all([...userBalances].map(([userId, money]) => balanceEvent(userId, money)()));
-      return { outcome: rows[0], transfer: { ...result, userBalances } };
+      // Committed with the statement: the events can leave now. The caller's answer waits until
+      // they have left, which paces a player's next request behind them (decision 0010).
+      const published = Promise.all(
+        [...userBalances].map(([userId, money]) => balanceEvent(userId, money)()),
+      ).then(() => undefined);
+      return { outcome: rows[0], transfer: { ...result, userBalances }, published };
     },
   };
 }
