@@ -50,22 +50,25 @@ describe.runIf(onPostgres)('the PostgreSQL event bus', () => {
   it('sends the events of one turn of the event loop in one NOTIFY, across its awaits', async () => {
     // A raw listener sees each NOTIFY; the buses see only the events inside.
     const listener = await database.pool!.connect();
-    const payloads: string[] = [];
-    listener.on('notification', (message) => payloads.push(message.payload ?? ''));
-    await listener.query('LISTEN app_events');
-    const first: AppEvent = { type: 'user-changed', userId: 51 };
-    const second: AppEvent = { type: 'user-changed', userId: 52 };
-    const arrived = collect(2);
-    // As a request does: its balances published, a promise settled, then its own events.
-    const balances = sender.publish(first);
-    await Promise.resolve();
-    await Promise.all([balances, sender.publish(second)]);
-    expect(await arrived).toEqual([first, second]);
-    // The receiver heard them, so the NOTIFY reached the listener too.
-    await vi.waitFor(() => expect(payloads).toHaveLength(1));
-    expect(JSON.parse(payloads[0] ?? '')).toMatchObject({ events: [first, second] });
-    // Closed, not returned: its LISTEN must not ride along into the pool.
-    listener.release(true);
+    try {
+      const payloads: string[] = [];
+      listener.on('notification', (message) => payloads.push(message.payload ?? ''));
+      await listener.query('LISTEN app_events');
+      const first: AppEvent = { type: 'user-changed', userId: 51 };
+      const second: AppEvent = { type: 'user-changed', userId: 52 };
+      const arrived = collect(2);
+      // As a request does: its balances published, a promise settled, then its own events.
+      const balances = sender.publish(first);
+      await Promise.resolve();
+      await Promise.all([balances, sender.publish(second)]);
+      expect(await arrived).toEqual([first, second]);
+      // The receiver heard them, so the NOTIFY reached the listener too.
+      await vi.waitFor(() => expect(payloads).toHaveLength(1));
+      expect(JSON.parse(payloads[0] ?? '')).toMatchObject({ events: [first, second] });
+    } finally {
+      // Closed, not returned: its LISTEN must not ride along into the pool.
+      listener.release(true);
+    }
   });
 
   it('delivers an instance its own events at once, and once', async () => {

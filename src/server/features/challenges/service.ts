@@ -575,15 +575,15 @@ export async function submitScores(
       );
       if (!outcome?.changed) return null;
 
-      // A completed result moved the winner's held credit, so the ledger read their balances.
-      const winnerBalanceCents = totalCents(
-        transfer?.userBalances.get(winnerId) ?? (await getUserBalances(ctx.db, winnerId)),
-      );
       await Promise.all([
         published,
         publishNews(ctx.bus, outcome.news),
         announceCommitted(ctx, { ...challenge, status }),
       ]);
+      // A completed result moved the winner's held credit, so the ledger read their balances.
+      const winnerBalanceCents = totalCents(
+        transfer?.userBalances.get(winnerId) ?? (await getUserBalances(ctx.db, winnerId)),
+      );
       return {
         status,
         winnerId,

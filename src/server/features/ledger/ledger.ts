@@ -149,9 +149,9 @@ export interface Ledger {
   /**
    * Runs one statement that changes state and posts at most one transfer through `ledger_post`
    * (a challenge accepted with its stake, a result with its settlement), selecting
-   * `POSTED_COLUMNS` beside its own. One statement commits by itself: the new balances are
-   * published before it returns (`published`). `kind` is the kind of that transfer, which the
-   * metrics count.
+   * `POSTED_COLUMNS` beside its own. One statement commits by itself: the new balances reach
+   * this instance's subscribers before it returns, and leave for the others when `published`
+   * resolves. `kind` is the kind of that transfer, which the metrics count.
    */
   postWith<T>(db: Executor, kind: TransferKind, statement: SQL): Promise<PostedWith<T>>;
 }
