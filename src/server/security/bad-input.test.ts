@@ -629,6 +629,65 @@ describe('malformed input on every route', () => {
   }, 600_000);
 });
 
+describe('ids past what the database holds (issue 35)', () => {
+  // Each once as a path param and once as a cursor: PostgreSQL refused them with an error of its
+  // own, which the server answered with a 500.
+  const OUT_OF_RANGE = ['2147483648', '99999999999', '9007199254740993', '1e21'];
+
+  it('every id param and numeric query answers below 500, and 4xx with a message past any id', async () => {
+    const refused: string[] = [];
+    for (const route of sandboxApp.app.routeTable) {
+      const key = routeKey(route);
+      if (route.websocket) continue;
+      const testCase = ROUTE_CASES[key]?.[0];
+      if (!testCase) throw new Error(`no sample request for ${key}`);
+      const sample = await testCase.request(world);
+      const [path = ''] = String(sample.url).split('?');
+      const querySchema = asSchema(route.schema?.querystring);
+      const queryKeys =
+        querySchema && 'shape' in querySchema
+          ? Object.keys((querySchema as unknown as { shape: object }).shape).filter((name) =>
+              NUMERIC_QUERY_KEYS.has(name),
+            )
+          : [];
+      const segments = path.split('/');
+      const requests: InjectOptions[] = [];
+      for (const value of OUT_OF_RANGE) {
+        route.url.split('/').forEach((part, index) => {
+          if (!part.startsWith(':')) return;
+          const changed = [...segments];
+          changed[index] = value;
+          requests.push({ ...sample, url: changed.join('/') });
+        });
+        for (const name of queryKeys) requests.push({ ...sample, url: `${path}?${name}=${value}` });
+      }
+      for (const request of requests) {
+        const response = await world.send(callerOf(route), request);
+        // 64-bit ids (transfers, notifications, sessions) may go past 2^31; nothing goes past
+        // what a JavaScript number holds exactly.
+        const beyondAnyId = /(9007199254740993|1e21)/.test(String(request.url));
+        const answered = beyondAnyId ? isClientError(response) : response.statusCode < 500;
+        if (!answered) throw new Error(describeResponse(request, response));
+        refused.push(`${key} ${String(request.url)}`);
+      }
+    }
+    expect(refused.length).toBeGreaterThan(100);
+  });
+
+  it("answers the probe's requests with 400", async () => {
+    const adminLists = ['/api/admin/challenges', '/api/admin/disputes', '/api/admin/payouts'];
+    for (const url of ['/api/challenges', '/api/payouts', ...adminLists]) {
+      const caller = url.startsWith('/api/admin/') ? 'admin' : 'player';
+      const response = await world.send(caller, {
+        method: 'GET',
+        url: `${url}?before=99999999999`,
+      });
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
+  });
+});
+
 type UnknownKeyPolicy = 'refuses' | 'strips' | 'keeps';
 
 /** The extra fields a valid body does not already have. */

@@ -1,5 +1,6 @@
 import { z } from '../validation.ts';
 import { PASSWORD_MAX, passwordSchema, USERNAME_MAX } from './auth.ts';
+import { BIGINT_ID_MAX, idFromText } from './ids.ts';
 import { publicUserSchema } from './user.ts';
 
 /** Account security past the SPEC (DESIGN §16): passwords, mailed links, two-factor, devices. */
@@ -119,9 +120,6 @@ export type SessionView = z.infer<typeof sessionViewSchema>;
 export const revokeOthersResponseSchema = z.object({ revoked: z.number().int().nonnegative() });
 
 export const sessionIdParamsSchema = z.strictObject({
-  id: z.coerce
-    .number({ error: SECURITY_MESSAGES.sessionNotFound })
-    .int(SECURITY_MESSAGES.sessionNotFound)
-    .positive(SECURITY_MESSAGES.sessionNotFound)
-    .max(Number.MAX_SAFE_INTEGER, SECURITY_MESSAGES.sessionNotFound),
+  // Sessions have 64-bit ids.
+  id: idFromText(SECURITY_MESSAGES.sessionNotFound, BIGINT_ID_MAX),
 });

@@ -1,5 +1,6 @@
 import { z } from '../validation.ts';
 import { CHALLENGE_PAGE_MAX, challengeSchema, NOTES_MAX } from './challenges.ts';
+import { beforeCursor, BIGINT_ID_MAX, idParamsSchema } from './ids.ts';
 import { suspensionSchema } from './user.ts';
 
 /**
@@ -35,19 +36,10 @@ export const ADMIN_MESSAGES = {
 
 export const ADMIN_PAGE_MAX = CHALLENGE_PAGE_MAX;
 
-const idParams = (message: string) =>
-  z.object({
-    id: z.coerce
-      .number({ error: message })
-      .int(message)
-      .positive(message)
-      .max(2_147_483_647, message),
-  });
-
 /** `limit` rows with an id below `before`, newest first. */
 export const adminPageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(ADMIN_PAGE_MAX).default(50),
-  before: z.coerce.number().int().positive().optional(),
+  before: beforeCursor(),
 });
 
 const note = (requiredMessage: string) =>
@@ -86,7 +78,7 @@ export type AdminDispute = z.infer<typeof adminDisputeSchema>;
 export const DISPUTE_OUTCOMES = ['creator', 'acceptor', 'refund'] as const;
 export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
-export const disputeIdParamsSchema = idParams('Challenge not found');
+export const disputeIdParamsSchema = idParamsSchema('Challenge not found');
 
 /** POST /api/admin/disputes/:id/resolve: award either player, or refund both stakes. */
 export const resolveDisputeBodySchema = z.strictObject({
@@ -174,7 +166,7 @@ export const adminVerificationsQuerySchema = adminPageQuerySchema.extend({
   status: z.enum(LICENSE_REVIEW_STATUSES).optional(),
 });
 
-export const verificationIdParamsSchema = idParams(ADMIN_MESSAGES.verificationNotFound);
+export const verificationIdParamsSchema = idParamsSchema(ADMIN_MESSAGES.verificationNotFound);
 
 export const approveVerificationBodySchema = z.strictObject({ note: optionalNote }).nullish();
 export const rejectVerificationBodySchema = z.strictObject({
@@ -242,6 +234,8 @@ export const auditEntrySchema = z.object({
 export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 
 export const auditQuerySchema = adminPageQuerySchema.extend({
+  // Audit entries have 64-bit ids.
+  before: beforeCursor(BIGINT_ID_MAX),
   action: z.enum(AUDIT_ACTIONS).optional(),
   targetType: z.string().max(40).optional(),
   targetId: z.string().max(40).optional(),

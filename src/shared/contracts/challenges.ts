@@ -1,6 +1,7 @@
 import { groupThousands, parseAmount } from '../money.ts';
 import { phoneNumberSchema, USERNAME_MAX } from './auth.ts';
 import { CHALLENGE_STATUS_VALUES, challengeSchema } from './challenge-view.ts';
+import { beforeCursor, idParamsSchema } from './ids.ts';
 import { isHttpsUrl, UPLOAD_PATH_PATTERN } from './uploads.ts';
 import {
   CHALLENGE_SORTS,
@@ -177,13 +178,7 @@ export const disputeBodySchema = z.strictObject({
     .max(NOTES_MAX, CHALLENGE_MESSAGES.notesMax),
 });
 
-export const challengeIdParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: CHALLENGE_MESSAGES.notFound })
-    .int(CHALLENGE_MESSAGES.notFound)
-    .positive(CHALLENGE_MESSAGES.notFound)
-    .max(2_147_483_647, CHALLENGE_MESSAGES.notFound),
-});
+export const challengeIdParamsSchema = idParamsSchema(CHALLENGE_MESSAGES.notFound);
 
 export const CHALLENGE_PAGE_MAX = 100;
 
@@ -251,7 +246,7 @@ export const listChallengesQuerySchema = z
      * Only challenges after this one in the list's order: pass the last id of a page to get the
      * next one (newest first, those with a smaller id).
      */
-    before: z.coerce.number().int().positive().optional(),
+    before: beforeCursor(),
     sort: z.enum(CHALLENGE_SORTS, { error: FILTER_MESSAGES.sort }).default('newest'),
     ...challengeFilterFields,
   })

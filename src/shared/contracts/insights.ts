@@ -1,6 +1,7 @@
 import { z } from '../validation.ts';
 import { paymentRecordSchema } from './account-data.ts';
 import { sessionViewSchema } from './account-security.ts';
+import { idParamsSchema } from './ids.ts';
 import { challengeSchema, playerRecordSchema } from './challenge-view.ts';
 import { payoutSchema } from './payouts.ts';
 import { verificationStatusSchema } from './profile.ts';
@@ -203,13 +204,7 @@ export const riskSchema = z.object({
 export type Risk = z.infer<typeof riskSchema>;
 
 /** A player's id: a positive 32-bit integer, as the users table holds it. */
-export const playerIdParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: INSIGHTS_MESSAGES.playerNotFound })
-    .int(INSIGHTS_MESSAGES.playerNotFound)
-    .positive(INSIGHTS_MESSAGES.playerNotFound)
-    .max(2_147_483_647, INSIGHTS_MESSAGES.playerNotFound),
-});
+export const playerIdParamsSchema = idParamsSchema(INSIGHTS_MESSAGES.playerNotFound);
 
 export const adminNoteBodySchema = z.object({
   body: z

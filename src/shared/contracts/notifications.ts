@@ -1,4 +1,5 @@
 import { z } from '../validation.ts';
+import { beforeCursor, BIGINT_ID_MAX } from './ids.ts';
 
 /** What a notification is about (DESIGN §10); the client picks an icon and a link by it. */
 export const NOTIFICATION_KINDS = [
@@ -46,7 +47,7 @@ export const NOTIFICATION_PAGE_MAX = 50;
 export const listNotificationsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(NOTIFICATION_PAGE_MAX).default(20),
   /** Only notifications with a smaller id: the last id of a page gives the next one. */
-  before: z.coerce.number().int().positive().optional(),
+  before: beforeCursor(BIGINT_ID_MAX),
 });
 
 export const notificationListSchema = z.object({
@@ -61,7 +62,12 @@ export const NOTIFICATION_MESSAGES = {
 
 export const markReadBodySchema = z.union(
   [
-    z.strictObject({ ids: z.array(z.number().int().positive()).min(1).max(NOTIFICATION_PAGE_MAX) }),
+    z.strictObject({
+      ids: z
+        .array(z.number().int().positive().max(BIGINT_ID_MAX))
+        .min(1)
+        .max(NOTIFICATION_PAGE_MAX),
+    }),
     z.strictObject({ all: z.literal(true) }),
   ],
   { error: NOTIFICATION_MESSAGES.readWhat },

@@ -2,6 +2,7 @@ import { parseAmount, type Cents } from '../money.ts';
 import { checkPayoutDestination, PAYOUT_ADDRESS_MESSAGES } from '../payout-coins.ts';
 import { z } from '../validation.ts';
 import { phoneNumberSchema } from './auth.ts';
+import { beforeCursor, idParamsSchema } from './ids.ts';
 
 /**
  * Payout requests (SPEC §2 Payouts, §3 Payout, §4 payout status, §5, §8; DESIGN §5). Amounts
@@ -248,7 +249,7 @@ export const PAYOUT_PAGE_MAX = 100;
 export const payoutListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(PAYOUT_PAGE_MAX).default(PAYOUT_PAGE_MAX),
   /** Only payouts with a smaller id: pass the last id of a page to get the next one. */
-  before: z.coerce.number().int().positive().optional(),
+  before: beforeCursor(),
 });
 
 /** The admin's queue: the payout plus whose it is and who decided it. */
@@ -298,13 +299,7 @@ export const sandboxPayoutSimulateBodySchema = z.strictObject({
   status: z.enum(['finished', 'failed'], { error: 'Status must be finished or failed' }),
 });
 
-export const payoutIdParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: PAYOUT_MESSAGES.notFound })
-    .int(PAYOUT_MESSAGES.notFound)
-    .positive(PAYOUT_MESSAGES.notFound)
-    .max(2_147_483_647, PAYOUT_MESSAGES.notFound),
-});
+export const payoutIdParamsSchema = idParamsSchema(PAYOUT_MESSAGES.notFound);
 
 /** POST /api/admin/payouts/:id/complete: an optional note, e.g. the chain's transaction id. */
 export const completePayoutBodySchema = z

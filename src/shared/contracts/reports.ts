@@ -1,4 +1,5 @@
 import { z } from '../validation.ts';
+import { idFromJson, idParamsSchema } from './ids.ts';
 
 /**
  * Player reports (DESIGN §10): a signed-in player reports another, perhaps naming a challenge
@@ -25,9 +26,6 @@ export const REPORT_MESSAGES = {
   noteMax: `Must be at most ${REPORT_NOTE_MAX} characters`,
 } as const;
 
-const intId = (message: string) =>
-  z.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
-
 /** POST /api/players/:username/report; the name is looked up whatever its case. */
 export const reportPlayerParamsSchema = z.object({
   username: z
@@ -43,7 +41,7 @@ export const reportPlayerBodySchema = z.strictObject({
     .min(1, REPORT_MESSAGES.reasonRequired)
     .max(REPORT_REASON_MAX, REPORT_MESSAGES.reasonMax),
   /** A challenge the two played together, which the admin can then look at. */
-  challengeId: intId(REPORT_MESSAGES.challengeInvalid).optional(),
+  challengeId: idFromJson(REPORT_MESSAGES.challengeInvalid).optional(),
 });
 export type ReportPlayerBody = z.input<typeof reportPlayerBodySchema>;
 
@@ -86,13 +84,7 @@ export const adminReportsQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(100_000).default(0),
 });
 
-export const reportIdParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: REPORT_MESSAGES.reportNotFound })
-    .int(REPORT_MESSAGES.reportNotFound)
-    .positive(REPORT_MESSAGES.reportNotFound)
-    .max(2_147_483_647, REPORT_MESSAGES.reportNotFound),
-});
+export const reportIdParamsSchema = idParamsSchema(REPORT_MESSAGES.reportNotFound);
 
 /** POST /api/admin/reports/:id/resolve. */
 export const resolveReportBodySchema = z.strictObject({

@@ -2,6 +2,7 @@ import { groupThousands } from '../money.ts';
 import { evidenceSchema } from './challenges.ts';
 import { CONSOLES, GAME_MAX } from '../lobby.ts';
 import { z } from '../validation.ts';
+import { idFromText, idParamsSchema } from './ids.ts';
 
 /** DESIGN §13: single elimination, for this many players at most. */
 export const TOURNAMENT_SIZES = [4, 8, 16, 32, 64] as const;
@@ -51,13 +52,10 @@ export const TOURNAMENT_MESSAGES = {
   winnerNotPlayer: 'The winner must be one of the two players of this match',
 } as const;
 
-const positiveId = (message: string) =>
-  z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
-
-export const tournamentIdParamsSchema = z.object({ id: positiveId(TOURNAMENT_MESSAGES.notFound) });
+export const tournamentIdParamsSchema = idParamsSchema(TOURNAMENT_MESSAGES.notFound);
 export const tournamentMatchParamsSchema = z.object({
-  id: positiveId(TOURNAMENT_MESSAGES.notFound),
-  matchId: positiveId(TOURNAMENT_MESSAGES.matchNotFound),
+  id: idFromText(TOURNAMENT_MESSAGES.notFound),
+  matchId: idFromText(TOURNAMENT_MESSAGES.matchNotFound),
 });
 
 export const createTournamentBodySchema = z
@@ -104,7 +102,7 @@ export const createTournamentBodySchema = z
 export type CreateTournamentBody = z.input<typeof createTournamentBodySchema>;
 
 export const resolveTournamentMatchBodySchema = z.strictObject({
-  winnerId: positiveId(TOURNAMENT_MESSAGES.winnerNotPlayer),
+  winnerId: idFromText(TOURNAMENT_MESSAGES.winnerNotPlayer),
 });
 
 const playerRefSchema = z.object({ id: z.number().int(), username: z.string() });

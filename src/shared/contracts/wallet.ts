@@ -1,5 +1,6 @@
 import { parseAmount, type Cents } from '../money.ts';
 import { z } from '../validation.ts';
+import { beforeCursor, BIGINT_ID_MAX, idParamsSchema } from './ids.ts';
 import { playBreakSchema, suspensionSchema } from './user.ts';
 
 export const ADMIN_BALANCE_MESSAGES = {
@@ -87,19 +88,14 @@ export const adminUserSchema = z.object({
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
-export const userIdParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: 'User not found' })
-    .int('User not found')
-    .positive('User not found')
-    .max(2_147_483_647, 'User not found'),
-});
+export const userIdParamsSchema = idParamsSchema('User not found');
 
 export const TRANSACTION_PAGE_MAX = 100;
 
 export const transactionsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(TRANSACTION_PAGE_MAX).default(20),
-  before: z.coerce.number().int().positive().optional(),
+  // Transfers have 64-bit ids.
+  before: beforeCursor(BIGINT_ID_MAX),
 });
 
 export const transactionSchema = z.object({

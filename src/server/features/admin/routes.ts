@@ -9,6 +9,7 @@ import {
   unsuspendUserBodySchema,
   unsuspendUserResponseSchema,
 } from '#shared/contracts/admin.ts';
+import { INTEGER_ID_MAX } from '#shared/contracts/ids.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
   adminBalanceBodySchema,
@@ -40,7 +41,7 @@ const errors = {
 
 const listQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(200),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(INTEGER_ID_MAX).default(0),
 });
 
 const idempotencyHeaderSchema = z.object({
