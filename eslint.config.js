@@ -29,6 +29,24 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // A promise nobody awaits or handles: when it rejects, Node ends the process, and every
+    // player on the instance loses the service (issue 35). lib/process-guards.ts keeps serving
+    // then; these rules keep such promises from being written.
+    files: ['src/server/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // Tests stand in for callback APIs with async fakes (a pool's connect) on purpose.
+    files: ['src/server/**/*.test.ts'],
+    rules: { '@typescript-eslint/no-misused-promises': 'off' },
+  },
+  {
     // The server and the client meet only through src/shared.
     files: ['src/server/**/*.ts'],
     rules: {

@@ -10,6 +10,7 @@ import { EnvError, parseEnv, type Env } from './env.ts';
 import { smtpTransport } from './features/mail/worker.ts';
 import { ensureAdmin } from './features/users/admin-bootstrap.ts';
 import { createLocalBus, createPostgresBus } from './lib/event-bus.ts';
+import { keepServingOnUnhandledRejections } from './lib/process-guards.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 // Pending payments are asked about at most this often (reconcile.ts sets how long each waits).
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     }
   });
   const log = pino(loggerOptions(env) as pino.LoggerOptions, logStream);
+  keepServingOnUnhandledRejections(log);
   // Node 20 and older get no security fixes; `npm start` runs the Node 24 npm installed (decision 11).
   if (Number(process.versions.node.split('.')[0]) < 22) {
     log.warn(
@@ -128,8 +130,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', (signal) => void stop(signal));
-  process.once('SIGINT', (signal) => void stop(signal));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stop(signal).catch(() => process.exit(1));
+    });
+  }
 
   await app.listen({ port: env.PORT, host: env.HOST });
   if (env.GEO_CHECK) {

@@ -40,6 +40,8 @@ export interface RunningApp {
   /** Sends SIGTERM (or the signal given), waits for the process to end, returns its exit code. */
   stop(options?: { keepData?: boolean; signal?: NodeJS.Signals }): Promise<number | null>;
   logs(): string;
+  /** The process's exit code once it has ended; null while it runs. */
+  exitCode(): number | null;
 }
 
 /**
@@ -91,6 +93,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
     baseUrl,
     dataDir,
     logs: () => output,
+    exitCode: () => child.exitCode,
     stop: async (options = {}) => {
       if (child.exitCode === null) child.kill(options.signal ?? 'SIGTERM');
       const code = await exited;

@@ -17,11 +17,17 @@ import type { Ledger } from '../features/ledger/ledger.ts';
 const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 let processRegistry: Registry | undefined;
+let unhandledRejections: Counter | undefined;
 
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    unhandledRejections = new Counter({
+      name: 'skillstake_unhandled_rejections_total',
+      help: 'Promises that rejected with nothing to handle them: each is a bug to fix.',
+      registers: [processRegistry],
+    });
     // The name this server's heap figure had before prom-client (whose own is
     // nodejs_heap_size_used_bytes), kept so that dashboards and alerts built on it still work.
     new Gauge({
@@ -34,6 +40,12 @@ function processMetrics(): Registry {
     });
   }
   return processRegistry;
+}
+
+/** Counts a rejection nothing handled (lib/process-guards.ts), for an alert on any. */
+export function countUnhandledRejection(): void {
+  processMetrics();
+  unhandledRejections?.inc();
 }
 
 export interface Metrics {

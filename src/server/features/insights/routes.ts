@@ -142,7 +142,11 @@ export const insightsRoutes =
             if (error) request.log.error({ err: error, name }, 'export failed');
           });
           // However the answer ends, the cursor is closed and its connection given back.
-          reply.raw.once('close', () => void records.return());
+          reply.raw.once('close', () => {
+            records.return().catch((error: unknown) => {
+              request.log.warn({ err: error, name }, 'the export cursor did not close');
+            });
+          });
           return reply
             .header('content-type', 'text/csv; charset=utf-8')
             .header(

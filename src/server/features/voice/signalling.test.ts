@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { VOICE_REFUSALS } from '#shared/contracts/voice.ts';
 import { createAppContext } from '#server/context.ts';
 import { tournaments } from '#server/db/schema/tournaments.ts';
@@ -215,6 +215,44 @@ describe('voice signalling admission', () => {
         open(url, { player: done.creator, challengeId: done.id, userId: done.creator.user.id }),
       ),
     ).toBe(VOICE_REFUSALS.notAccepted);
+  });
+});
+
+describe('voice handshakes the database cannot answer (issue 35)', () => {
+  it('refuses ids past PostgreSQL integer as a bad query, and still admits the players', async () => {
+    const { creator, id } = await acceptedChallenge(t.app, t.database);
+    for (const huge of ['99999999999', '2147483648', '1e309']) {
+      for (const key of ['challengeId', 'tournamentMatchId'] as const) {
+        const socket = connectClient(url, {
+          path: '/socket.io',
+          transports: ['websocket'],
+          query: { [key]: huge, userId: String(creator.user.id) },
+          extraHeaders: { cookie: `sid=${creator.agent.sessionCookie}` },
+          reconnection: false,
+          forceNew: true,
+        });
+        sockets.push(socket);
+        expect(await refusal(socket)).toBe(VOICE_REFUSALS.badQuery);
+      }
+      expect(
+        await refusal(open(url, { player: creator, challengeId: id, userId: Number(huge) })),
+      ).toBe(VOICE_REFUSALS.badQuery);
+    }
+    await connected(open(url, { player: creator, challengeId: id, userId: creator.user.id }));
+  });
+
+  it('refuses a handshake whose check fails in the database, instead of leaving it unhandled', async () => {
+    const { creator, id } = await acceptedChallenge(t.app, t.database);
+    // The challenge cannot be read: every query on it fails, as with a database gone away.
+    await t.database.db.execute(sql`alter table challenges rename to challenges_away`);
+    try {
+      expect(
+        await refusal(open(url, { player: creator, challengeId: id, userId: creator.user.id })),
+      ).toBe(VOICE_REFUSALS.unavailable);
+    } finally {
+      await t.database.db.execute(sql`alter table challenges_away rename to challenges`);
+    }
+    await connected(open(url, { player: creator, challengeId: id, userId: creator.user.id }));
   });
 });
 

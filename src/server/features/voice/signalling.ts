@@ -6,7 +6,7 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 import pg from 'pg';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import {
   SIGNAL_BYTES_MAX,
   SIGNAL_WINDOW_MS,
@@ -47,6 +47,12 @@ interface ClientToServerEvents {
 }
 
 export type VoiceServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  VoiceSocketData
+>;
+type VoiceSocket = Socket<
   ClientToServerEvents,
   ServerToClientEvents,
   Record<string, never>,
@@ -109,41 +115,40 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
     io.adapter(createAdapter(adapterGate.pool, { tableName: 'socket_io_attachments' }));
   }
 
-  io.use(async (socket, next) => {
-    const refuse = (reason: string) => next(new Error(reason));
+  /** Who may join the call the handshake asks for: its data, or the refusal's reason. */
+  const admit = async (socket: VoiceSocket): Promise<VoiceSocketData | string> => {
     const query = voiceHandshakeQuerySchema.safeParse(socket.handshake.query);
-    if (!query.success) return refuse(VOICE_REFUSALS.badQuery);
+    if (!query.success) return VOICE_REFUSALS.badQuery;
     // The handshake is an ordinary HTTP request; reuse the API's origin rule on its headers.
     const headers = socket.request.headers;
     const protocol = forwardedProtocol(socket.request, proxyTrust);
     if (!isAllowedOrigin({ headers, protocol, host: headers.host ?? '' }, ctx.publicOrigin)) {
-      return refuse(VOICE_REFUSALS.origin);
+      return VOICE_REFUSALS.origin;
     }
 
     const token = app.parseCookie(headers.cookie ?? '')[SESSION_COOKIE];
     const session = token
       ? await findSessionUser(ctx.db, token, ctx.sessionPolicy, ctx.clock(), ctx.sessionCache)
       : null;
-    if (!session) return refuse(VOICE_REFUSALS.session);
-    if (session.user.id !== query.data.userId) return refuse(VOICE_REFUSALS.wrongUser);
+    if (!session) return VOICE_REFUSALS.session;
+    if (session.user.id !== query.data.userId) return VOICE_REFUSALS.wrongUser;
 
     const { challengeId, tournamentMatchId } = query.data;
     if (tournamentMatchId !== undefined) {
       const match = await findTournamentMatch(ctx.db, tournamentMatchId);
       if (!match || (session.user.id !== match.playerAId && session.user.id !== match.playerBId))
-        return refuse(VOICE_REFUSALS.notParticipant);
-      if (match.status !== 'playing') return refuse(VOICE_REFUSALS.matchNotPlaying);
+        return VOICE_REFUSALS.notParticipant;
+      if (match.status !== 'playing') return VOICE_REFUSALS.matchNotPlaying;
     } else {
       const row =
         challengeId === undefined ? undefined : await findChallengeRow(ctx.db, challengeId);
       const { creatorId, acceptorId, status } = row?.challenge ?? {};
       if (!row || (session.user.id !== creatorId && session.user.id !== acceptorId)) {
-        return refuse(VOICE_REFUSALS.notParticipant);
+        return VOICE_REFUSALS.notParticipant;
       }
-      if (status !== 'accepted') return refuse(VOICE_REFUSALS.notAccepted);
+      if (status !== 'accepted') return VOICE_REFUSALS.notAccepted;
     }
-
-    socket.data = {
+    return {
       userId: session.user.id,
       room:
         tournamentMatchId === undefined
@@ -154,35 +159,51 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
       tokenHash: session.tokenHash,
       signals: { windowStart: Date.now(), count: 0 },
     };
-    return next();
+  };
+  // socket.io does not await a middleware: whatever `admit` throws (a database that is down)
+  // must reach `next` as a refusal, never become a rejection nobody handles.
+  io.use((socket, next) => {
+    admit(socket).then(
+      (admitted) => {
+        if (typeof admitted === 'string') return next(new Error(admitted));
+        socket.data = admitted;
+        return next();
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'a voice handshake could not be checked');
+        next(new Error(VOICE_REFUSALS.unavailable));
+      },
+    );
   });
 
-  io.on('connection', async (socket) => {
+  /** Passes a signal on to the other player, within the window's count and size. */
+  const relay = (socket: VoiceSocket, payload: unknown): void => {
     const { userId, room } = socket.data;
-    // Handlers first: a signal that arrives while the join below awaits must not be lost.
-    socket.on('signal', (payload) => {
-      const now = Date.now();
-      const window = socket.data.signals;
-      if (now - window.windowStart > SIGNAL_WINDOW_MS) {
-        window.windowStart = now;
-        window.count = 0;
-      }
-      window.count += 1;
-      if (window.count > SIGNALS_PER_WINDOW) {
-        socket.disconnect(true);
-        return;
-      }
-      const parsed = signalPayloadSchema.safeParse(payload);
-      if (!parsed.success || parsed.data.userId !== userId) return;
-      if (JSON.stringify(parsed.data.signal).length > SIGNAL_BYTES_MAX) return;
-      socket.to(room).emit('signal', { userId, signal: parsed.data.signal });
-    });
-    socket.on('disconnect', () => {
-      socket.to(room).emit('user-left', userId);
-    });
+    const now = Date.now();
+    const window = socket.data.signals;
+    if (now - window.windowStart > SIGNAL_WINDOW_MS) {
+      window.windowStart = now;
+      window.count = 0;
+    }
+    window.count += 1;
+    if (window.count > SIGNALS_PER_WINDOW) {
+      socket.disconnect(true);
+      return;
+    }
+    const parsed = signalPayloadSchema.safeParse(payload);
+    if (!parsed.success || parsed.data.userId !== userId) return;
+    if (JSON.stringify(parsed.data.signal).length > SIGNAL_BYTES_MAX) return;
+    socket.to(room).emit('signal', { userId, signal: parsed.data.signal });
+  };
+
+  /**
+   * Puts the socket in its call's room and tells the players already there that this one
+   * arrived, and this one who is already there, so that whichever of the two comes second, the
+   * creator learns it should call.
+   */
+  const join = async (socket: VoiceSocket): Promise<void> => {
+    const { userId, room } = socket.data;
     await socket.join(room);
-    // Tell the players already there that this one arrived, and this one who is already there,
-    // so that whichever of the two comes second, the creator learns it should call.
     socket.to(room).emit('user-joined', userId);
     try {
       const present = await io.in(room).fetchSockets();
@@ -193,12 +214,36 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
       // Another instance did not answer in time; the other player's own join still announces it.
       app.log.warn({ err: error, room }, 'could not list the voice room');
     }
+  };
+
+  io.on('connection', (socket) => {
+    // Handlers first: a signal that arrives while the join below awaits must not be lost. A
+    // handler that throws would end the process (an event emitter has no one to tell): a
+    // payload too deep to measure is dropped like any other bad one.
+    socket.on('signal', (payload) => {
+      try {
+        relay(socket, payload);
+      } catch (error) {
+        app.log.debug({ err: error }, 'a voice signal could not be relayed');
+      }
+    });
+    socket.on('disconnect', () => {
+      socket.to(socket.data.room).emit('user-left', socket.data.userId);
+    });
+    join(socket).catch((error: unknown) => {
+      app.log.warn({ err: error, room: socket.data.room }, 'could not join the voice room');
+      socket.disconnect(true);
+    });
   });
 
-  const disconnectWhere = async (predicate: (data: VoiceSocketData) => boolean) => {
-    for (const socket of await io.local.fetchSockets()) {
-      if (predicate(socket.data)) socket.disconnect(true);
-    }
+  /** Ends this instance's calls whose socket data meets `predicate`. */
+  const disconnectWhere = (predicate: (data: VoiceSocketData) => boolean): void => {
+    io.local.fetchSockets().then(
+      (sockets) => {
+        for (const socket of sockets) if (predicate(socket.data)) socket.disconnect(true);
+      },
+      (error: unknown) => app.log.warn({ err: error }, 'could not end voice calls'),
+    );
   };
   // A tournament changed: the calls of its matches that are no longer being played end.
   const endFinishedMatchCalls = async () => {
@@ -215,11 +260,11 @@ export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): Vo
         app.log.warn({ err: error }, 'could not end the calls of finished tournament matches'),
       );
     } else if (event.type === 'challenge' && event.status !== 'accepted') {
-      void disconnectWhere((data) => data.challengeId === event.challengeId);
+      disconnectWhere((data) => data.challengeId === event.challengeId);
     } else if (event.type === 'sessions-revoked') {
-      void disconnectWhere((data) => data.userId === event.userId);
+      disconnectWhere((data) => data.userId === event.userId);
     } else if (event.type === 'session-revoked') {
-      void disconnectWhere((data) => data.tokenHash === event.tokenHash);
+      disconnectWhere((data) => data.tokenHash === event.tokenHash);
     }
   });
 

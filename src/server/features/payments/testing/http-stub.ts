@@ -43,28 +43,31 @@ export async function startHttpStub(
 ): Promise<HttpStub> {
   const requests: StubRequest[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    void readBody(request).then((body) => {
-      const received: StubRequest = {
-        method: request.method ?? 'GET',
-        path: request.url ?? '/',
-        headers: request.headers,
-        body,
-      };
-      requests.push(received);
-      const reply = handle(received);
-      if (reply === 'hang-up') {
-        request.socket.destroy();
-        return;
-      }
-      // Never answered: the caller waits until it gives up or dies.
-      if (reply === 'hold') return;
-      const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-      response.writeHead(reply.status, {
-        'content-type': 'application/json',
-        ...reply.headers,
-      });
-      response.end(text);
-    });
+    readBody(request).then(
+      (body) => {
+        const received: StubRequest = {
+          method: request.method ?? 'GET',
+          path: request.url ?? '/',
+          headers: request.headers,
+          body,
+        };
+        requests.push(received);
+        const reply = handle(received);
+        if (reply === 'hang-up') {
+          request.socket.destroy();
+          return;
+        }
+        // Never answered: the caller waits until it gives up or dies.
+        if (reply === 'hold') return;
+        const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+        response.writeHead(reply.status, {
+          'content-type': 'application/json',
+          ...reply.headers,
+        });
+        response.end(text);
+      },
+      (error: unknown) => request.socket.destroy(error instanceof Error ? error : undefined),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
