@@ -1,5 +1,6 @@
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { USERNAME_MAX, USERNAME_MIN, USERNAME_PATTERN } from '#shared/contracts/auth.ts';
 import { parseAmount, type Cents } from '#shared/money.ts';
 import { PAYOUT_COIN_CODES } from '#shared/payout-coins.ts';
 import { DEFAULT_EXCLUDED_STATES, isStateCode, type StateCode } from '#shared/us-states.ts';
@@ -150,7 +151,13 @@ const envSchema = z.object({
       ),
     )
     .default([{ urls: 'stun:stun.l.google.com:19302' }]),
-  ADMIN_USERNAME: z.string().min(1).optional(),
+  // A name a player could register, or nobody could sign in with it.
+  ADMIN_USERNAME: z
+    .string()
+    .min(USERNAME_MIN)
+    .max(USERNAME_MAX)
+    .regex(USERNAME_PATTERN, 'must be 3 to 30 letters, digits or underscores')
+    .optional(),
   ADMIN_PASSWORD: z.string().min(1).optional(),
   STRIPE_SECRET_KEY: z
     .string()

@@ -31,12 +31,25 @@ export const AUTH_MESSAGES = {
   registrationFailed: 'Registration failed. Please try again.',
 } as const;
 
+/** What a username is made of: ASCII letters, digits and underscores (SPEC §5). */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
+
 export const usernameSchema = z
   .string()
   .trim()
   .min(USERNAME_MIN, AUTH_MESSAGES.usernameMin)
   .max(USERNAME_MAX, AUTH_MESSAGES.usernameMax)
-  .regex(/^[A-Za-z0-9_]+$/, AUTH_MESSAGES.usernamePattern);
+  .regex(USERNAME_PATTERN, AUTH_MESSAGES.usernamePattern);
+
+/**
+ * Whether `name` could name an account: registration allows nothing else, and a closed account's
+ * name (`deleted_user_{id}`) is made of the same characters. A name that fails this is looked up
+ * nowhere: outside ASCII, JavaScript's lower case and PostgreSQL's disagree (`İ`), and a
+ * look-alike of a real name must not count as a name of its own.
+ */
+export function isPossibleUsername(name: string): boolean {
+  return name.length <= USERNAME_MAX * 2 && USERNAME_PATTERN.test(name);
+}
 
 export const passwordSchema = z
   .string()

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_MESSAGES, type SessionView } from '#shared/contracts/account-security.ts';
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { outbox } from '#server/db/schema/outbox.ts';
+import { rateLimitHits } from '#server/db/schema/rate-limits.ts';
 import { users } from '#server/db/schema/users.ts';
 import { newTotpSecret } from '#server/features/auth/two-factor.ts';
 import { signInAdmin } from '#server/features/admin/testing/admin-agent.ts';
@@ -305,6 +306,56 @@ describe('forgotten password (DESIGN §16)', () => {
       for (let i = 0; i < 5; i += 1) fromOne.push((await ask('203.0.113.9')).statusCode);
       expect(fromOne).toEqual([202, 202, 202, 202, 429]);
       expect(await resetMails()).toBe(2);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts every spelling of a name against the account it finds, and none past the limit (issue 35)', async () => {
+    const limited = await createTestApp({
+      clock: () => now,
+      rateLimits: {
+        ...GENEROUS_RATE_LIMITS,
+        passwordResetPerAccount: { name: 'password-reset:user', limit: 3, windowMs: 3_600_000 },
+      },
+    });
+    try {
+      const email = uniqueEmail();
+      const username = uniqueUsername('mini');
+      const player = await signUp(limited.app, { email, username });
+      await markEmailVerified(limited.database, player.user.id);
+      // The name as typed, in capitals, and with a dotted capital I that PostgreSQL lowers to i.
+      const spellings = [
+        username,
+        username.toUpperCase(),
+        username.replace('i', 'I'),
+        username.replace('i', '\u0130'),
+        username.replace(/i/g, '\u0130'),
+        `${username.slice(0, 1).toUpperCase()}${username.slice(1)}`,
+      ];
+      for (const spelling of spellings) {
+        const response = await limited.app.inject({
+          method: 'POST',
+          url: '/api/password-reset',
+          payload: { username: spelling },
+        });
+        expect(response.statusCode).toBe(202);
+      }
+      // The mails are decided after the answers: wait until each request that found the
+      // account has been counted against it (the look-alikes find none and count nowhere).
+      const counted = async () => {
+        const [row] = await limited.database.db
+          .select({ hits: rateLimitHits.hits })
+          .from(rateLimitHits)
+          .where(eq(rateLimitHits.bucket, `password-reset:user:user:${player.user.id}`));
+        return row?.hits ?? 0;
+      };
+      await expect.poll(counted).toBe(4);
+      const resetMails = await limited.database.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.recipient, email), like(outbox.dedupeKey, 'password-reset:%')));
+      expect(resetMails).toHaveLength(3);
     } finally {
       await limited.close();
     }

@@ -1,5 +1,4 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   changePasswordBodySchema,
@@ -119,27 +118,33 @@ export const accountSecurityRoutes =
     );
 
     /**
-     * Mails a reset link when the account exists and has a verified address. It runs after the
-     * answer has left, so the answer's time cannot tell who exists (DESIGN §16).
+     * Mails a reset link when the account exists and has a verified address, at most
+     * `passwordResetPerAccount` times in its window, counted by the account the name finds
+     * (however it is spelled). It runs after the answer has left, so neither the answer nor its
+     * time can tell who exists or how many links went: past the limit no more mail goes, so a
+     * stranger cannot fill a player's mailbox with links.
      */
-    async function mailResetLink(username: string, log: FastifyBaseLogger): Promise<void> {
-      try {
-        const user = await findUserByUsername(db, username);
-        if (!user || user.deletedAt || !hasVerifiedEmail(user)) return;
-        const now = clock();
-        await inTransaction(db, async ({ tx, afterCommit }) => {
-          const token = await issueLink(
-            tx,
-            { userId: user.id, purpose: 'password_reset', email: user.email },
-            now,
-          );
-          const url = `${ctx.linkBase}/reset-password?token=${encodeURIComponent(token)}`;
-          await enqueueMail(tx, [resetLinkMail(user, url, token)]);
-          afterCommit(() => ctx.wakeMail());
-        });
-      } catch (error) {
-        log.error({ err: error }, 'could not mail a password-reset link');
-      }
+    async function mailResetLink(username: string): Promise<void> {
+      const user = await findUserByUsername(db, username);
+      if (!user || user.deletedAt || !hasVerifiedEmail(user)) return;
+      const now = clock();
+      const perAccount = await hitRateLimit(
+        db,
+        rateLimits.passwordResetPerAccount,
+        `user:${user.id}`,
+        now,
+      );
+      if (perAccount.exceeded) return;
+      await inTransaction(db, async ({ tx, afterCommit }) => {
+        const token = await issueLink(
+          tx,
+          { userId: user.id, purpose: 'password_reset', email: user.email },
+          now,
+        );
+        const url = `${ctx.linkBase}/reset-password?token=${encodeURIComponent(token)}`;
+        await enqueueMail(tx, [resetLinkMail(user, url, token)]);
+        afterCommit(() => ctx.wakeMail());
+      });
     }
 
     app.post(
@@ -160,19 +165,12 @@ export const accountSecurityRoutes =
           now,
         );
         if (perAddress.exceeded) throw tooManyAttempts(perAddress, 'reset requests');
-        // Counted by the name asked for, whether or not it exists, so the count tells nothing.
-        // Past the limit the answer stays the same and no more mail goes: a stranger cannot
-        // fill a player's mailbox with links.
         const { username } = request.body;
-        const perAccount = await hitRateLimit(
-          db,
-          rateLimits.passwordResetPerAccount,
-          username.toLowerCase(),
-          now,
-        );
-        if (!perAccount.exceeded) {
-          setImmediate(() => void mailResetLink(username, request.log));
-        }
+        setImmediate(() => {
+          mailResetLink(username).catch((error: unknown) => {
+            request.log.error({ err: error }, 'could not mail a password-reset link');
+          });
+        });
         return reply.code(202).send({ message: SECURITY_MESSAGES.resetRequested });
       },
     );

@@ -312,6 +312,38 @@ describe('login throttling', () => {
     }
   });
 
+  it('counts every spelling of a name against the account it finds; a look-alike signs nobody in (issue 35)', async () => {
+    const throttled = await createTestApp({
+      database: t.database,
+      clock: stillClock(),
+      rateLimits: {
+        loginPerUsername: { name: 'login:user3', limit: 3, windowMs: 15 * 60_000 },
+        loginPerAddress: { name: 'login:ip3', limit: 1000, windowMs: 15 * 60_000 },
+      },
+    });
+    try {
+      const username = uniqueUsername('mini');
+      const { password } = await signUp(throttled.app, { username });
+      const login = async (name: string, secret: string) =>
+        (await new Agent(throttled.app).post('/api/login', { username: name, password: secret }))
+          .statusCode;
+      // A dotted capital I, which PostgreSQL's lower() makes an i: a name of its own to
+      // JavaScript, the same account to the database.
+      const lookAlike = username.replace('i', '\u0130');
+      expect(await login(lookAlike, password)).toBe(401);
+      expect(await login(username.replace(/i/g, '\u0130'), password)).toBe(401);
+      for (const spelling of [username, username.toUpperCase(), username.replace('i', 'I')]) {
+        expect(await login(spelling, 'wrong-password')).toBe(401);
+      }
+      // Three guesses in any case used the account's budget: the right password waits.
+      expect(await login(username, password)).toBe(429);
+      expect(await login(username.toUpperCase(), password)).toBe(429);
+      expect(await login(lookAlike, password)).not.toBe(200);
+    } finally {
+      await throttled.close();
+    }
+  });
+
   it('limits attempts per address across accounts', async () => {
     const throttled = await createTestApp({
       database: t.database,

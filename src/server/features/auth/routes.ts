@@ -105,7 +105,10 @@ export const authRoutes =
       async (request, reply) => {
         const { username, password } = request.body;
         const now = clock();
-        const accountKey = username.toLowerCase();
+        // The account's guesses are counted by the account the name finds, however it is
+        // spelled; a name that finds none is counted by its own (ASCII) lower case.
+        const user = await findUserByUsername(db, username);
+        const accountKey = user ? `user:${user.id}` : `name:${username.toLowerCase()}`;
         const perAccount = await hitRateLimit(db, rateLimits.loginPerUsername, accountKey, now);
         const perAddress = await hitRateLimit(db, rateLimits.loginPerAddress, request.ip, now);
         if (perAccount.exceeded)
@@ -113,7 +116,6 @@ export const authRoutes =
         if (perAddress.exceeded)
           throw tooManyAttempts(perAddress, 'login attempts from this address');
 
-        const user = await findUserByUsername(db, username);
         const valid = user
           ? await verifyPassword(user.passwordHash, password)
           : await burnPasswordCheck(password).then(() => false);

@@ -1,11 +1,18 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { isPossibleUsername } from '#shared/contracts/auth.ts';
 import type { Executor } from '../../db/client.ts';
 import { users, type NewUser, type User } from '../../db/schema/users.ts';
 
+/**
+ * The account named `username` in any letter case; none for a name no account can have
+ * (`isPossibleUsername`). Every look-up by name goes through here, so a rule keyed by the account
+ * it finds (a sign-in limit) cannot be dodged by spelling the name another way.
+ */
 export async function findUserByUsername(
   db: Executor,
   username: string,
 ): Promise<User | undefined> {
+  if (!isPossibleUsername(username)) return undefined;
   const [user] = await db
     .select()
     .from(users)
