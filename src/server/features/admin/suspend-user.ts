@@ -8,6 +8,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { withdrawOpenLocked } from '../challenges/review.ts';
 import { notify } from '../notifications/notify.ts';
+import { lockOpenEntriesOf, withdrawEntriesLocked } from '../tournaments/withdrawals.ts';
 import { suspensionOf } from '../users/suspension.ts';
 import { lockOpenChallengesOf, lockUser } from './repository.ts';
 
@@ -35,8 +36,9 @@ async function lockPlayer(uow: UnitOfWork, userId: number): Promise<User> {
 
 /**
  * Suspends a player (DESIGN §10): from now on they may sign in, read and withdraw their available
- * money, but not deposit, create or accept. Their open challenges are withdrawn with the stakes
- * refunded, in the same transaction; accepted matches stay, to be played, reported or called off.
+ * money, but not deposit, create or accept. Their open challenges and their places in tournaments
+ * not yet started are withdrawn with the stakes and fees refunded, in the same transaction;
+ * accepted matches stay, to be played, reported or called off.
  * Suspending a suspended player replaces the reason and the end. The row's `for update` lock
  * holds off a challenge being created meanwhile (see `createChallengeCall`).
  */
@@ -47,6 +49,7 @@ export async function suspendUser(
   if (order.adminId === order.userId)
     throw new AppError('FORBIDDEN', ADMIN_MESSAGES.cannotSuspendSelf);
   return inTransaction(ctx.db, async (uow) => {
+    const places = await lockOpenEntriesOf(uow, order.userId);
     const user = await lockPlayer(uow, order.userId);
     // A suspension takes away a player's money actions, not an admin's powers: an admin who
     // should lose access loses the admin role instead.
@@ -77,12 +80,21 @@ export async function suspendUser(
       });
       cancelledChallengeIds.push(challenge.id);
     }
+    await withdrawEntriesLocked(
+      ctx,
+      uow,
+      places.map((place) => ({ ...place, cause: 'suspended' })),
+    );
 
     await recordAudit(uow.tx, {
       actorUserId: order.adminId,
       action: 'user.suspend',
       target: { type: 'user', id: user.id },
-      details: { until: suspension.until, cancelledChallengeIds },
+      details: {
+        until: suspension.until,
+        cancelledChallengeIds,
+        withdrawnTournamentIds: places.map((place) => place.tournament.id),
+      },
       reason: order.reason,
     });
     const message = suspensionMessage(suspension);

@@ -28,6 +28,7 @@ import { lockOpenChallengesOf, lockUser } from '../admin/repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { withdrawOpenLocked } from '../challenges/review.ts';
 import { notify } from '../notifications/notify.ts';
+import { lockOpenEntriesOf, withdrawEntriesLocked } from '../tournaments/withdrawals.ts';
 import { playBreakOf } from '../users/suspension.ts';
 import {
   changeLimits,
@@ -120,8 +121,8 @@ export type PlayBreakLength = { days: TimeOutDays } | { months: SelfExclusionMon
 
 /**
  * Starts a time-out or a self-exclusion (DESIGN §11): from now until its end the player may not
- * deposit, create or accept; their open challenges are withdrawn with the stakes refunded in
- * the same transaction. A break may be made longer by a new one, never shorter, and nothing
+ * deposit, create or accept; their open challenges and their places in tournaments not yet
+ * started are withdrawn with the stakes and fees refunded in the same transaction. A break may be made longer by a new one, never shorter, and nothing
  * ends it early: it ends by itself. The user row's `for update` lock holds off a challenge being
  * created meanwhile (see `createChallengeCall`); the deposit lock, a deposit being recorded.
  */
@@ -132,6 +133,7 @@ export async function takePlayBreak(
 ): Promise<void> {
   const kind: PlayBreakKind = 'days' in length ? 'time_out' : 'self_exclusion';
   await inTransaction(ctx.db, async (uow) => {
+    const places = await lockOpenEntriesOf(uow, userId);
     await lockPlayerDeposits(uow.tx, userId);
     const user = await lockUser(uow.tx, userId, 'update');
     if (!user) throw new Error(`user ${userId} has a session but no row`);
@@ -165,11 +167,21 @@ export async function takePlayBreak(
       withdrawn.push(challenge.id);
       refundedCents += challenge.amountCents;
     }
+    await withdrawEntriesLocked(
+      ctx,
+      uow,
+      places.map((place) => ({ ...place, cause: 'play_break' })),
+    );
     await recordAudit(uow.tx, {
       actorUserId: userId,
       action: 'user.play_break',
       target: { type: 'user', id: userId },
-      details: { kind, until: until.toISOString(), cancelledChallengeIds: withdrawn },
+      details: {
+        kind,
+        until: until.toISOString(),
+        cancelledChallengeIds: withdrawn,
+        withdrawnTournamentIds: places.map((place) => place.tournament.id),
+      },
     });
     const lengthLabel =
       'days' in length ? timeOutLabel(length.days) : selfExclusionLabel(length.months);

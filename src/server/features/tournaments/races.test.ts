@@ -57,6 +57,26 @@ describe.runIf(onPostgres)('tournament races on PostgreSQL', () => {
     return response.json();
   }
 
+  it('a time-out racing the same player joining and leaving refunds each fee once (issue 35)', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const [first, second] = [await create(), await create()];
+      const [player] = await players(1);
+      expect((await player!.agent.post(`/api/tournaments/${first.id}/join`)).statusCode).toBe(200);
+      const answers = await Promise.all([
+        player!.agent.post('/api/responsible-gaming/time-out', { days: 1 }),
+        player!.agent.post(`/api/tournaments/${first.id}/leave`),
+        player!.agent.post(`/api/tournaments/${second.id}/join`),
+      ]);
+      expect(answers[0]!.statusCode, answers[0]!.body).toBe(200);
+      // Whatever came first, the player holds no place now, or holds one the start will give
+      // back (a join that read the standing before the break committed): either way no fee is
+      // lost and none is refunded twice.
+      now = new Date(now.getTime() + 2 * 3_600_000);
+      await runTournamentPass(ctx());
+      expect(await balanceOf(t.database, player!.id)).toBe(1000n);
+    }
+  });
+
   it('20 players race for the last place: one gets it, the others are refused before paying', async () => {
     const tournament = await create();
     for (const entrant of await players(3))

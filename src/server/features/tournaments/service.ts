@@ -18,7 +18,6 @@ import {
   type MatchStandCause,
   type Tournament,
   type TournamentCancelCause,
-  type TournamentEntry,
   type TournamentMatch,
 } from '../../db/schema/tournaments.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
@@ -38,6 +37,8 @@ import { HOUSE_FEES, tournamentEscrow, userWallet } from '../ledger/accounts.ts'
 import type { Entry } from '../ledger/ledger.ts';
 import { notify } from '../notifications/notify.ts';
 import { requireCashPlayAllowed } from '../users/suspension.ts';
+import { announce, enteredOf, refundEntry } from './entries.ts';
+import { entriesBarredAt, withdrawEntriesLocked } from './withdrawals.ts';
 import {
   bracketSize,
   firstRound,
@@ -68,31 +69,6 @@ export async function findTournamentMatch(
 ): Promise<TournamentMatch | undefined> {
   const [row] = await db.select().from(tournamentMatches).where(eq(tournamentMatches.id, id));
   return row;
-}
-
-async function enteredOf(db: Executor, tournamentId: number): Promise<TournamentEntry[]> {
-  return db
-    .select()
-    .from(tournamentEntries)
-    .where(
-      and(
-        eq(tournamentEntries.tournamentId, tournamentId),
-        eq(tournamentEntries.status, 'entered'),
-      ),
-    )
-    .orderBy(asc(tournamentEntries.id));
-}
-
-/** Tells every open page that the tournament changed, once the unit of work commits. */
-function announce(
-  ctx: AppContext,
-  uow: UnitOfWork,
-  tournament: Pick<Tournament, 'id'>,
-  status: string,
-) {
-  uow.afterCommit(() =>
-    ctx.bus.publish({ type: 'tournament', tournamentId: tournament.id, status }),
-  );
 }
 
 /** Runs `work` with the tournament locked: every change to it, its entries and its matches does. */
@@ -186,32 +162,6 @@ export async function joinTournament(ctx: AppContext, id: number, userId: number
       ],
     });
     announce(ctx, uow, tournament, tournament.status);
-  });
-}
-
-async function refundEntry(
-  ctx: AppContext,
-  uow: UnitOfWork,
-  tournament: Tournament,
-  entry: TournamentEntry,
-  key: string,
-): Promise<void> {
-  await ctx.ledger.post(uow, {
-    idempotencyKey: key,
-    kind: 'refund',
-    reference: { type: 'tournament', id: tournament.id },
-    entries: [
-      {
-        account: tournamentEscrow(tournament.id),
-        direction: 'debit',
-        amountCents: tournament.entryFeeCents,
-      },
-      {
-        account: await payeeAccount(uow, entry.userId),
-        direction: 'credit',
-        amountCents: tournament.entryFeeCents,
-      },
-    ],
   });
 }
 
@@ -459,15 +409,23 @@ async function payOutLocked(
 }
 
 /**
- * Starts a tournament whose start time has come (the caller holds its lock): full, or with byes
- * allowed and two players or more, it is drawn from a new recorded seed and round 1 begins;
- * otherwise it is cancelled and refunded.
+ * Starts a tournament whose start time has come (the caller holds its lock). Players who may not
+ * play for money now (suspended, or on a break taken since they joined) are withdrawn first, with
+ * their fees refunded. Then, full, or with byes allowed and two players or more, it is drawn from
+ * a new recorded seed and round 1 begins; otherwise it is cancelled and refunded.
  */
 export async function startLocked(
   ctx: AppContext,
   uow: UnitOfWork,
   tournament: Tournament,
 ): Promise<'started' | 'cancelled'> {
+  const barred = await entriesBarredAt(
+    uow,
+    tournament,
+    await enteredOf(uow.tx, tournament.id),
+    ctx.clock(),
+  );
+  await withdrawEntriesLocked(ctx, uow, barred);
   const entered = await enteredOf(uow.tx, tournament.id);
   const full = entered.length === tournament.size;
   if (!full && !(tournament.allowByes && entered.length >= 2)) {

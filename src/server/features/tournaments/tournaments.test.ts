@@ -11,6 +11,7 @@ import {
 } from '#shared/contracts/tournaments.ts';
 import { createAppContext } from '#server/context.ts';
 import { ledgerAccounts } from '#server/db/schema/ledger.ts';
+import { users } from '#server/db/schema/users.ts';
 import { HOUSE_FEES, tournamentEscrow } from '#server/features/ledger/accounts.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
 import { multipart, multipartForm, sampleFile } from '#tests/helpers/multipart.ts';
@@ -789,6 +790,72 @@ describe('closing an account with a tournament entry', () => {
     expect((await close(me!)).statusCode).toBe(409);
     expect((await me!.agent.post(`/api/tournaments/${tournament.id}/leave`)).statusCode).toBe(200);
     expect((await close(me!)).statusCode).toBe(200);
+  });
+});
+
+describe('players who may no longer play for money (issue 35)', () => {
+  const notificationTitles = async (player: Player) =>
+    (await player.agent.get('/api/notifications'))
+      .json<NotificationList>()
+      .notifications.map((notification) => notification.title);
+
+  it('a time-out, a self-exclusion and a suspension give up places not yet played, fee back', async () => {
+    const tournament = await create({ size: 4 });
+    const [resting, excluded, suspended, stays] = await players(4);
+    await joinAll(tournament.id, [resting!, excluded!, suspended!, stays!]);
+    expect(await balanceOf(t.database, resting!.id)).toBe(700n);
+
+    expect(
+      (await resting!.agent.post('/api/responsible-gaming/time-out', { days: 1 })).statusCode,
+    ).toBe(200);
+    expect(
+      (await excluded!.agent.post('/api/responsible-gaming/self-exclusion', { months: 6 }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await admin.post(`/api/admin/users/${suspended!.id}/suspend`, {
+          reason: 'Chargeback under review',
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    for (const player of [resting!, excluded!, suspended!]) {
+      expect(await balanceOf(t.database, player.id)).toBe(1000n);
+      expect(await notificationTitles(player)).toContain(
+        `Tournament #${tournament.id}: your place was given up and your entry fee is back`,
+      );
+    }
+    const view = await detail(tournament.id);
+    expect(view.entries.map((entry) => entry.id)).toEqual([stays!.id]);
+    expect(await balanceOf(t.database, stays!.id)).toBe(700n);
+    const [escrow] = await t.database.db
+      .select({ balanceCents: ledgerAccounts.balanceCents })
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.key, tournamentEscrow(tournament.id)));
+    expect(escrow?.balanceCents).toBe(300n);
+  });
+
+  it('the start withdraws anyone who may not play, whatever let them stay entered', async () => {
+    const tournament = await create({ size: 4, allowByes: true });
+    const [first, second, barred] = await players(3);
+    await joinAll(tournament.id, [first!, second!, barred!]);
+    // A break taken at the very moment of a join: the join had read the player's standing
+    // before the break committed, so the place stayed (as a race can leave it).
+    await t.database.db
+      .update(users)
+      .set({ playBreakKind: 'time_out', playBreakUntil: new Date(now.getTime() + 86_400_000) })
+      .where(eq(users.id, barred!.id));
+
+    const view = await start(tournament);
+    expect(view.status).toBe('live');
+    const drawn = view.matches.flatMap((match) => [match.playerA?.id, match.playerB?.id]);
+    expect(drawn).not.toContain(barred!.id);
+    expect(view.entries.map((entry) => entry.id).sort()).toEqual([first!.id, second!.id].sort());
+    expect(await balanceOf(t.database, barred!.id)).toBe(1000n);
+    expect(await notificationTitles(barred!)).toContain(
+      `Tournament #${tournament.id}: your place was given up and your entry fee is back`,
+    );
   });
 });
 
