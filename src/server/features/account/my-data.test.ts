@@ -342,6 +342,30 @@ describe('POST /api/me/close', () => {
     expect((await me.agent.post('/api/me/close', { password: me.password })).statusCode).toBe(200);
   });
 
+  it("erases the gamer tag and phone number typed on the player's challenges (issue 35)", async () => {
+    const me = await player();
+    const opponent = await player();
+    const mine = await reportedWin(me, opponent, 5);
+    expect((await opponent.agent.post(`/api/challenges/${mine}/confirm`)).statusCode).toBe(200);
+    const before = (await opponent.agent.get(`/api/challenges/${mine}`)).json();
+    expect(before).toMatchObject({
+      gamerTag: CHALLENGE.gamerTag,
+      phoneNumber: CHALLENGE.phoneNumber,
+    });
+
+    expect((await me.agent.post('/api/me/close', { password: me.password })).statusCode).toBe(200);
+    const { agent: admin } = await signInAdmin(t);
+    for (const viewer of [opponent.agent, admin]) {
+      const after = (await viewer.get(`/api/challenges/${mine}`)).json();
+      expect(after).toMatchObject({ gamerTag: '', phoneNumber: null });
+      expect(after.creator.phoneNumber ?? null).toBeNull();
+    }
+    const exported = (await opponent.agent.get('/api/me/export')).body;
+    expect(exported).toContain(`"id":${mine}`);
+    expect(exported).not.toContain(CHALLENGE.gamerTag);
+    expect(exported).not.toContain(CHALLENGE.phoneNumber);
+  });
+
   it('closes the account: every session and socket ends, the balance goes unclaimed, the person is erased, the audit names the player', async () => {
     const me = await player(12_345n);
     const other = await player();

@@ -1,3 +1,5 @@
+import type { Challenge } from '../../db/schema/challenges.ts';
+
 /**
  * The fair-play rules of a reported match (DESIGN §10), shared by challenges and tournament
  * matches (DESIGN §13, decision 0020): each keeps its own rows and money, and both judge a
@@ -31,4 +33,16 @@ export function mayStillDispute(reviewEndsAt: Date | null, now: Date): boolean {
 /** From when a player may claim that the opponent of a match begun at `startedAt` never came. */
 export function noShowAllowedAt(startedAt: Date, noShowMinutes: number): Date {
   return new Date(startedAt.getTime() + noShowMinutes * 60_000);
+}
+
+/** Whether a player may see a challenge at all: a direct one is its two players' only. */
+export function maySee(
+  challenge: Pick<Challenge, 'creatorId' | 'opponentId'>,
+  userId: number,
+): boolean {
+  return (
+    challenge.opponentId === null ||
+    challenge.creatorId === userId ||
+    challenge.opponentId === userId
+  );
 }

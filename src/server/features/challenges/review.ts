@@ -14,6 +14,7 @@ import {
   userWallet,
 } from '../ledger/accounts.ts';
 import { notify } from '../notifications/notify.ts';
+import { maySee } from './match-rules.ts';
 import { lockChallenge } from './repository.ts';
 import { settle } from './settlement.ts';
 
@@ -40,7 +41,16 @@ export function opponentOf(challenge: Challenge, userId: number): number | null 
   return null;
 }
 
-export function requireParticipant(challenge: Challenge, userId: number): void {
+/**
+ * Only the two players may act on a challenge. Whoever may not even see it (anyone but its two
+ * players, for a direct challenge) is told it does not exist, as its page tells them, so that
+ * acting on it reveals no more than reading it; anyone else, that only its players may.
+ */
+export function requireParticipant(
+  challenge: Pick<Challenge, 'creatorId' | 'acceptorId' | 'opponentId'>,
+  userId: number,
+): void {
+  if (!maySee(challenge, userId)) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
   if (userId !== challenge.creatorId && userId !== challenge.acceptorId) {
     throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
   }

@@ -40,6 +40,7 @@ import {
   listChallengeRows,
 } from './repository.ts';
 import { addEvidence, listEvidence } from './evidence.ts';
+import { maySee } from './match-rules.ts';
 import { confirmResult, requireParticipant } from './review.ts';
 import {
   acceptChallenge,
@@ -48,7 +49,6 @@ import {
   createChallenge,
   declineChallenge,
   disputeResult,
-  maySee,
   quickMatch,
   submitScores,
 } from './service.ts';
@@ -384,10 +384,7 @@ export const challengeRoutes =
         const user = requireViewer(request);
         const row = await findChallengeRow(ctx.db, request.params.id);
         if (!row) throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
-        const { creatorId, acceptorId } = row.challenge;
-        if (user.id !== creatorId && user.id !== acceptorId) {
-          throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
-        }
+        requireParticipant(row.challenge, user.id);
         const upload = await receiveUpload(ctx.db, store, request, {
           field: 'screenshot',
           allowed: IMAGE_TYPES,

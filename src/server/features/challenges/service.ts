@@ -35,6 +35,7 @@ import {
 import {
   answerToReport,
   mayStillDispute,
+  maySee,
   noShowAllowedAt,
   reportedScoresReason,
 } from './match-rules.ts';
@@ -243,18 +244,6 @@ export async function acceptChallenge(
       }),
     ]);
   });
-}
-
-/** Whether a player may see a challenge at all: a direct one is its two players' only. */
-export function maySee(
-  challenge: Pick<Challenge, 'creatorId' | 'opponentId'>,
-  userId: number,
-): boolean {
-  return (
-    challenge.opponentId === null ||
-    challenge.creatorId === userId ||
-    challenge.opponentId === userId
-  );
 }
 
 /**
@@ -509,9 +498,7 @@ export async function submitScores(
     () => findChallengeWithPlayers(ctx.db, challengeId),
     async ({ challenge, creator, acceptor }) => {
       const { creatorId, acceptorId } = challenge;
-      if (submitterId !== creatorId && submitterId !== acceptorId) {
-        throw new AppError('NOT_PARTICIPANT', CHALLENGE_MESSAGES.notParticipant);
-      }
+      requireParticipant(challenge, submitterId);
       if (
         acceptorId !== null &&
         isUnderReview(challenge) &&

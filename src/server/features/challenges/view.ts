@@ -56,7 +56,8 @@ function viewWith(
     amount: centsToDollarNumber(challenge.amountCents),
     game: challenge.game,
     gamerTag: challenge.gamerTag,
-    phoneNumber: seesContact ? challenge.phoneNumber : null,
+    // A closed account's number is erased to nothing (users/close-account.ts).
+    phoneNumber: seesContact && challenge.phoneNumber !== '' ? challenge.phoneNumber : null,
     console: challenge.console,
     mode: challenge.mode,
     platform: challenge.platform,

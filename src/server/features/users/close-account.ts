@@ -21,6 +21,9 @@ import { rejectPendingVerificationsOf } from '../profile/verification.ts';
 export const CLOSED_PLAYER_DISPUTE =
   "A player's account was deleted before the result was reported";
 
+/** What a closed account's contact details on its challenges become. */
+export const ERASED_CONTACT = '';
+
 /** The name a closed account keeps, so its old name is free and its history still reads. */
 export const deletedUsername = (userId: number): string => `${DELETED_USERNAME_PREFIX}${userId}`;
 
@@ -55,10 +58,10 @@ export interface Closure {
  * same money rules whoever asks (an admin's deletion, the player's own closing, DESIGN §11): open
  * challenges are cancelled with the stake refunded, accepted ones go to the dispute queue with
  * their escrow intact, pending payouts fail back to the wallet, a pending licence review is
- * rejected, the remaining balance moves to `house:unclaimed`, personal data is erased and every
- * session ends, with the account's sockets on every instance. The user row itself stays (the
- * ledger, challenges and payouts name it), and the ledger keeps its history: every movement is a
- * new transfer. The caller records the audit entry, which names who closed it and why.
+ * rejected, the remaining balance moves to `house:unclaimed`, personal data (the contact
+ * details on its challenges included) is erased and every session ends, with the account's
+ * sockets on every instance. The user row itself stays (the ledger, challenges and payouts name
+ * it), and the ledger keeps its history: every movement is a new transfer. The caller records the audit entry, which names who closed it and why.
  */
 export async function closeAccountLocked(
   ctx: AppContext,
@@ -187,6 +190,13 @@ export async function closeAccountLocked(
       deletedAt: now,
     })
     .where(eq(users.id, userId));
+  // The gamer tag and phone number typed on each challenge are the player's contact details too:
+  // opponents, admins and every data export would go on showing them. The columns are required,
+  // so they are emptied, which every view shows as erased.
+  await tx
+    .update(challenges)
+    .set({ gamerTag: ERASED_CONTACT, phoneNumber: ERASED_CONTACT })
+    .where(eq(challenges.creatorId, userId));
   // Its authenticator secret and recovery codes are personal data too, and a sign-in waiting
   // for its code must not outlive the account; nor may its mailed links (they name the old
   // address) or the browsers and places it signed in from.

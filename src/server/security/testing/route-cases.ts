@@ -66,6 +66,16 @@ const ownerOnly = (status: number, others = 404): Statuses => ({
   deleted: 401,
 });
 
+/**
+ * A player's action on `player`'s direct challenge to `opponent`, not yet accepted (issue 35):
+ * everyone who may not see it is told it does not exist, as its page tells them; the opponent,
+ * who sees it, is not one of its players yet.
+ */
+const onDirectChallenge = (playerStatus: number): Statuses => ({
+  ...ownerOnly(playerStatus),
+  opponent: 403,
+});
+
 const get = (url: string): InjectOptions => ({ method: 'GET', url });
 const post = (url: string, payload?: object): InjectOptions => ({
   method: 'POST',
@@ -297,6 +307,11 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       request: async (w) => post(`/api/challenges/${await w.completedChallenge()}/confirm`),
       expect: { ...signedIn(403), opponent: 200 },
     },
+    {
+      target: "player's direct challenge to opponent: hidden from everyone else",
+      request: async (w) => post(`/api/challenges/${await w.directChallenge()}/confirm`),
+      expect: onDirectChallenge(409),
+    },
   ],
   'POST /api/challenges/:id/no-show': [
     {
@@ -304,6 +319,11 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       target: 'the accepted challenge of player and opponent',
       request: async (w) => post(`/api/challenges/${await w.acceptedChallenge()}/no-show`),
       expect: { ...signedIn(403), player: 409, opponent: 409 },
+    },
+    {
+      target: "player's direct challenge to opponent: hidden from everyone else",
+      request: async (w) => post(`/api/challenges/${await w.directChallenge()}/no-show`),
+      expect: onDirectChallenge(409),
     },
   ],
   'GET /api/challenges/rules': [
@@ -315,6 +335,11 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       request: async (w) => get(`/api/challenges/${await w.disputedChallenge()}/evidence`),
       expect: { ...signedIn(403), player: 200, opponent: 200, admin: 200 },
     },
+    {
+      target: "player's direct challenge to opponent: hidden from everyone else",
+      request: async (w) => get(`/api/challenges/${await w.directChallenge()}/evidence`),
+      expect: { ...onDirectChallenge(200), admin: 200 },
+    },
   ],
   'POST /api/challenges/:id/evidence': [
     {
@@ -325,6 +350,15 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
         ...multipartForm({ statement: 'We played 3–1; here is the recording.' }),
       }),
       expect: { ...signedIn(403), player: 201, opponent: 201 },
+    },
+    {
+      target: "player's direct challenge to opponent: hidden from everyone else",
+      request: async (w) => ({
+        method: 'POST',
+        url: `/api/challenges/${await w.directChallenge()}/evidence`,
+        ...multipartForm({ statement: 'We played 3–1; here is the recording.' }),
+      }),
+      expect: onDirectChallenge(409),
     },
   ],
   'POST /api/challenges/:id/submit': [
@@ -338,6 +372,16 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
         }),
       expect: { ...signedIn(403), player: 200, opponent: 200 },
     },
+    {
+      target: "player's direct challenge to opponent: hidden from everyone else",
+      request: async (w) =>
+        post(`/api/challenges/${await w.directChallenge()}/submit`, {
+          creatorScore: 1,
+          acceptorScore: 2,
+          screenshot: 'https://example.com/shot.png',
+        }),
+      expect: onDirectChallenge(409),
+    },
   ],
   'POST /api/challenges/:id/dispute': [
     {
@@ -347,6 +391,14 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
           reason: 'That is not the score',
         }),
       expect: { ...signedIn(403), opponent: 200 },
+    },
+    {
+      target: "player's direct challenge to opponent: hidden from everyone else",
+      request: async (w) =>
+        post(`/api/challenges/${await w.directChallenge()}/dispute`, {
+          reason: 'That is not the score',
+        }),
+      expect: onDirectChallenge(409),
     },
   ],
   'POST /api/challenges/:id/upload-screenshot': [
@@ -358,6 +410,15 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
         ...screenshotUpload(),
       }),
       expect: { ...signedIn(403), player: 201, opponent: 201 },
+    },
+    {
+      target: "player's direct challenge to opponent: hidden from everyone else",
+      request: async (w) => ({
+        method: 'POST',
+        url: `/api/challenges/${await w.directChallenge()}/upload-screenshot`,
+        ...screenshotUpload(),
+      }),
+      expect: onDirectChallenge(201),
     },
   ],
   'GET /api/uploads/:id': [

@@ -89,7 +89,7 @@ export function ChallengeCard({ challenge, viewerId }: ChallengeCardProps) {
             <PlayerLink username={challenge.opponent.username} />
           </Fact>
         )}
-        <Fact label="Gamer Tag">{challenge.gamerTag}</Fact>
+        <Fact label="Gamer Tag">{challenge.gamerTag || 'Erased'}</Fact>
         <Fact label="Console">{challenge.console}</Fact>
         <div className="col-span-2 min-w-0">
           <dt className="text-[0.7rem] font-semibold tracking-wider text-slate-400 uppercase">

@@ -309,7 +309,7 @@ export function ChallengeDetails({
             <dl className="grid grid-cols-2 gap-3">
               <Detail label="Game">{challenge.game}</Detail>
               <Detail label="Wager">{formatDollars(challenge.amount)}</Detail>
-              <Detail label="Gamer Tag">{challenge.gamerTag}</Detail>
+              <Detail label="Gamer Tag">{challenge.gamerTag || 'Erased'}</Detail>
               <Detail label="Console">{challenge.console}</Detail>
               {challenge.mode && <Detail label="Mode">{challenge.mode}</Detail>}
               {challenge.platform && <Detail label="Platform">{challenge.platform}</Detail>}
