@@ -42,6 +42,26 @@ export default tseslint.config(
     },
   },
   {
+    // Only the ledger spells its tables (docs/decisions/0023-feature-boundaries.md): everyone
+    // else calls its functions. dependency-cruiser keeps the schema's import to it; this keeps
+    // SQL text to it.
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/features/ledger/**', 'src/server/db/**', '**/*.test.ts', '**/testing/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TemplateElement[value.raw=/ledger_(accounts|postings|transfers)\\b/]',
+          message: "Only the ledger feature spells its tables: call the ledger's functions.",
+        },
+        {
+          selector: 'Literal[value=/ledger_(accounts|postings|transfers)\\b/]',
+          message: "Only the ledger feature spells its tables: call the ledger's functions.",
+        },
+      ],
+    },
+  },
+  {
     // Tests stand in for callback APIs with async fakes (a pool's connect) on purpose.
     files: ['src/server/**/*.test.ts'],
     rules: { '@typescript-eslint/no-misused-promises': 'off' },

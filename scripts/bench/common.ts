@@ -11,15 +11,12 @@ import type { DatabaseHandle } from '../../src/server/db/client.ts';
 import { sessions } from '../../src/server/db/schema/sessions.ts';
 import { users } from '../../src/server/db/schema/users.ts';
 import { parseEnv } from '../../src/server/env.ts';
-import {
-  acceptChallenge,
-  createChallenge,
-  submitScores,
-} from '../../src/server/features/challenges/service.ts';
+import { acceptChallenge, createChallenge } from '../../src/server/features/challenges/service.ts';
 import { confirmResult } from '../../src/server/features/challenges/review.ts';
-import { hashToken } from '../../src/server/features/auth/sessions.ts';
+import { hashToken } from '../../src/server/features/accounts/sessions.ts';
 import type { Ledger } from '../../src/server/features/ledger/ledger.ts';
 import type { EventBus } from '../../src/server/lib/event-bus.ts';
+import { submitScores } from '../../src/server/features/challenges/results.ts';
 
 /** The server to benchmark against: BENCH_PG_URL, or the local one with trust authentication. */
 export const PG_ADMIN_URL =

@@ -1,58 +1,59 @@
-import { existsSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, {
-  LogController,
   type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
   type FastifySchema,
   type FastifyServerOptions,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import pino from 'pino';
 import '#shared/validation.ts';
 import { UPLOAD_BYTES_MAX } from '#shared/contracts/uploads.ts';
 import { createAppContext, type RateLimits } from './context.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
 import { toHttpError } from './errors.ts';
-import { myDataRoutes } from './features/account/my-data-routes.ts';
-import { accountSecurityRoutes } from './features/account/routes.ts';
-import { adminRoutes } from './features/admin/routes.ts';
-import { auditRoutes } from './features/audit/routes.ts';
-import { pageViewer } from './features/auth/page-user.ts';
-import { authRoutes } from './features/auth/routes.ts';
-import { SESSION_COOKIE } from './features/auth/sessions.ts';
-import { twoFactorRoutes } from './features/auth/two-factor-routes.ts';
-import { challengeRoutes } from './features/challenges/routes.ts';
-import { startFairPlayWorker } from './features/challenges/worker.ts';
-import { healthRoutes } from './features/health/routes.ts';
-import { insightsRoutes } from './features/insights/routes.ts';
-import { startMailWorker, type MailTransport } from './features/mail/worker.ts';
-import { notificationRoutes } from './features/notifications/routes.ts';
-import { playerRoutes } from './features/players/routes.ts';
-import { pageData } from './features/pages/page-data.ts';
-import { paymentRoutes } from './features/payments/routes.ts';
-import { payoutRoutes } from './features/payouts/routes.ts';
-import { profileRoutes } from './features/profile/routes.ts';
-import { reportRoutes } from './features/reports/routes.ts';
-import { responsibleGamingRoutes } from './features/responsible-gaming/routes.ts';
-import { accountSocket } from './features/realtime/account-socket.ts';
-import { tournamentRoutes } from './features/tournaments/routes.ts';
-import { startTournamentWorker } from './features/tournaments/worker.ts';
-import { uploadRoutes } from './features/uploads/routes.ts';
-import { createLocalFileStore } from './features/uploads/store.ts';
-import { voiceRoutes } from './features/voice/routes.ts';
-import { attachVoiceSignalling, leaveSocketIoUpgrades } from './features/voice/signalling.ts';
-import { walletRoutes } from './features/wallet/routes.ts';
-import { buildClientPages } from './lib/client-pages.ts';
-import { compress, preferredEncoding } from './lib/content-encoding.ts';
-import { projectRoot } from './lib/project-root.ts';
+import { dataExportRoutes } from './procedures/data-export/routes.ts';
+import { accountClosingRoutes } from './procedures/account-closing/routes.ts';
+import { standingRoutes } from './procedures/standing/routes.ts';
+import {
+  accountSecurityRoutes,
+  authRoutes,
+  findSessionUser,
+  profileRoutes,
+  SESSION_COOKIE,
+  twoFactorRoutes,
+} from './features/accounts/index.ts';
+import { adminRoutes } from './features/admin/index.ts';
+import { auditRoutes } from './features/audit/index.ts';
+import {
+  challengeFileReaders,
+  challengeRoutes,
+  startFairPlayWorker,
+} from './features/challenges/index.ts';
+import { healthRoutes } from './features/health/index.ts';
+import { insightsRoutes } from './features/insights/index.ts';
+import { startMailWorker, type MailTransport } from './features/mail/index.ts';
+import { notificationRoutes } from './features/notifications/index.ts';
+import { playerRoutes } from './features/players/index.ts';
+import { servePages } from './features/pages/index.ts';
+import { paymentRoutes } from './features/payments/index.ts';
+import { payoutRoutes } from './features/payouts/index.ts';
+import { reportRoutes } from './features/reports/index.ts';
+import { responsibleGamingRoutes } from './features/responsible-gaming/index.ts';
+import { accountSocket } from './features/realtime/index.ts';
+import {
+  matchFileReaders,
+  startTournamentWorker,
+  tournamentRoutes,
+} from './features/tournaments/index.ts';
+import { createLocalFileStore, uploadRoutes } from './features/uploads/index.ts';
+import {
+  attachVoiceSignalling,
+  leaveSocketIoUpgrades,
+  voiceRoutes,
+} from './features/voice/index.ts';
+import { walletRoutes } from './features/ledger/index.ts';
 import { compileProxyTrust } from './lib/trusted-proxy.ts';
 import { createLocalBus, type EventBus } from './lib/event-bus.ts';
 import type { PeriodicWorker } from './lib/periodic-worker.ts';
@@ -61,6 +62,7 @@ import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { originGuard } from './plugins/origin-guard.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
+import { loggerOptions, OneLinePerRequest, requestChildLogger } from './plugins/request-log.ts';
 
 /** One registered route: the permission-matrix test walks the whole table. */
 export interface RouteEntry {
@@ -126,154 +128,6 @@ export interface BuildAppOptions {
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
-
-/**
- * A URL as the logs may keep it: the value of a `token` parameter (the mailed links' pages,
- * `/reset-password?token=…`) is an open door for as long as the link lives.
- */
-export function urlForLogs(url: string): string {
-  // Most URLs have no query at all: they are kept as they are, at no cost.
-  if (!url.includes('?')) return url;
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
-}
-
-/**
- * The id of the request each request's logger logs for. Fastify gives every request a child
- * logger bound to its id, and pino writes a child's bindings through the redaction below when
- * it is made, which its wildcard paths make the largest cost logging had on a request that logs
- * nothing (decision 22). So the child is made with no bindings, and the id joins a line only
- * when one is written, through the `mixin`.
- */
-const requestIds = new WeakMap<object, string>();
-
-function requestIdOf(logger: object): string | undefined {
-  // A logger made from a request's logger (pino's children inherit from their parents).
-  for (let current: object | null = logger; current; current = Object.getPrototypeOf(current)) {
-    const id = requestIds.get(current);
-    if (id !== undefined) return id;
-  }
-  return undefined;
-}
-
-export const requestChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
-  logger,
-  bindings,
-  options,
-) => {
-  const child = logger.child({}, options);
-  const id = bindings.reqId;
-  if (typeof id === 'string') requestIds.set(child, id);
-  return child;
-};
-
-const INFO = pino.levels.values.info ?? 30;
-const HOSTNAME = hostname();
-
-/** A request as its log lines show it: never its headers, cookies or body. */
-function requestForLogs(request: FastifyRequest) {
-  return {
-    method: request.method,
-    url: urlForLogs(request.url),
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  };
-}
-
-/**
- * One line per answered request, as the operations section of the README says: the request, its
- * status and its time together in `request completed` (decision 22). Fastify's own `incoming
- * request` line before it doubled the logging work of every request and told nothing the
- * completed line does not.
- *
- * That line holds only the fields written here, none of which can carry a secret (the URL's
- * mailed-link token is taken out), so it skips what pino does for any other line: redaction,
- * which took a sixth of the server's time on a request that logs only this, and the per-field
- * serialization that took a tenth after it. It is one `JSON.stringify` with the fields pino
- * writes (`level`, `time`, `pid`, `hostname`, `msg`), into the logger's own stream, at the level
- * the request's logger allows (`LOG_LEVEL`, or a route's `logLevel`). A failed request's line has
- * its error, and so is written through the request's logger, redaction included.
- */
-export class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    if (this.isLogDisabled(request)) return;
-    const fields = {
-      reqId: request.id,
-      req: requestForLogs(request),
-      res: { statusCode: reply.statusCode },
-      responseTime: reply.elapsedTime,
-    };
-    if (error) {
-      // The request itself, which the logger's `req` serializer reads as the line above does.
-      reply.log.error({ ...fields, req: request, err: error }, 'request errored');
-      return;
-    }
-    // No logger at all (tests pass `logger: false`) has the level 'silent', which pino ranks
-    // above every other.
-    const threshold = pino.levels.values[reply.log.level] ?? Number.POSITIVE_INFINITY;
-    if (threshold > INFO) return;
-    const stream = (reply.log as unknown as Record<symbol, pino.DestinationStream | undefined>)[
-      pino.symbols.streamSym
-    ];
-    if (!stream) return;
-    const line = {
-      level: INFO,
-      time: Date.now(),
-      pid: process.pid,
-      hostname: HOSTNAME,
-      ...fields,
-      msg: 'request completed',
-    };
-    stream.write(`${JSON.stringify(line)}\n`);
-  }
-}
-
-export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
-  return {
-    level: env.LOG_LEVEL,
-    mixin: (_line: object, _level: number, logger: object) => {
-      const reqId = requestIdOf(logger);
-      return reqId === undefined ? {} : { reqId };
-    },
-    serializers: {
-      // Fastify's own request fields, with the URL's secrets taken out.
-      req: requestForLogs,
-    },
-    // Secrets never reach the logs: cookies carry session tokens, bodies carry passwords, card
-    // numbers and wallet addresses. Plugins log headers under their own keys too (at trace level
-    // @fastify/multipart logs `busboyOptions.headers`, cookie included), hence the wildcards.
-    redact: {
-      paths: [
-        'req.headers.cookie',
-        'req.headers.authorization',
-        'res.headers["set-cookie"]',
-        '*.headers.cookie',
-        '*.headers.authorization',
-        '*.headers["set-cookie"]',
-        '*.password',
-        '*.currentPassword',
-        '*.newPassword',
-        // Mailed-link tokens, recovery codes and two-factor secrets open accounts as passwords
-        // do. (Not `*.code`: that would hide the database's error codes in `err.code`.)
-        '*.token',
-        '*.recoveryCodes',
-        '*.secret',
-        '*.cardNumber',
-        '*.clientSecret',
-        '*.paymentDetails',
-        '*.paymentAddress',
-        '*.payAddress',
-      ],
-      censor: '[redacted]',
-    },
-  };
-}
 
 /** Builds the whole application without listening: `main.ts` listens, tests inject. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -350,17 +204,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ctx.balanceCache.handle(event);
   });
   await app.register(accessControl, {
-    db: ctx.db,
-    policy: ctx.sessionPolicy,
-    cache: ctx.sessionCache,
-    clock: ctx.clock,
+    sessionCookie: SESSION_COOKIE,
+    findSession: (token) =>
+      findSessionUser(ctx.db, token, ctx.sessionPolicy, ctx.clock(), ctx.sessionCache),
     adminTwoFactorRequired: env.ADMIN_2FA_REQUIRED,
   });
 
   await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
   await app.register(accountSecurityRoutes(ctx));
-  await app.register(myDataRoutes(ctx));
+  await app.register(dataExportRoutes(ctx));
+  await app.register(accountClosingRoutes(ctx));
+  await app.register(standingRoutes(ctx));
   await app.register(twoFactorRoutes(ctx));
   await app.register(walletRoutes(ctx));
   await app.register(adminRoutes(ctx));
@@ -377,7 +232,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   const fileStore = createLocalFileStore(env.DATA_DIR);
   await app.register(challengeRoutes(ctx, fileStore));
-  await app.register(uploadRoutes(ctx, fileStore));
+  await app.register(uploadRoutes(ctx, fileStore, [challengeFileReaders, matchFileReaders]));
   await app.register(profileRoutes(ctx, fileStore));
   await app.register(voiceRoutes(ctx));
   await app.register(notificationRoutes(ctx));
@@ -415,74 +270,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   voiceSockets = () => voice.of('/').sockets.size;
   await app.register(accountSocket, { ctx, pingIntervalMs: options.pingIntervalMs ?? 25_000 });
 
-  const clientDir = options.clientDir ?? join(projectRoot(), 'dist', 'client');
-  const serveClient = (options.serveClient ?? true) && existsSync(join(clientDir, 'index.html'));
-  if (serveClient) {
-    await app.register(fastifyStatic, {
-      root: clientDir,
-      wildcard: false,
-      index: false,
-      // The build writes .br and .gz beside each text file (scripts/compress-client.mjs).
-      preCompressed: true,
-      // The build keeps source maps out of dist/client (scripts/keep-source-maps-private.mjs);
-      // this refuses one that an operator copied back by hand all the same.
-      allowedPath: (path) => !path.toLowerCase().endsWith('.map'),
-      setHeaders: (res, path) => {
-        // Hashed asset names change with their content, so they can be cached for good;
-        // index.html must always be fetched again to pick up a new release.
-        void res.header(
-          'cache-control',
-          path.startsWith(join(clientDir, 'assets'))
-            ? 'public, max-age=31536000, immutable'
-            : 'no-cache',
-        );
-      },
-    });
-  }
-
-  const clientPages = serveClient ? buildClientPages(clientDir) : undefined;
-  app.setNotFoundHandler(async (request, reply) => {
-    // A missing script or style sheet is a 404, not a page the browser would refuse to run.
-    const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !request.url.startsWith('/api/') &&
-      !request.url.startsWith('/assets/');
-    if (clientPages && isPage) {
-      const queryAt = request.url.indexOf('?');
-      const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
-      const search = queryAt < 0 ? '' : request.url.slice(queryAt + 1);
-      // A page that cannot say who is signed in still loads: its client asks GET /api/user.
-      const signedIn = await pageViewer(ctx, request.cookies[SESSION_COOKIE]).catch(
-        (error: unknown) => {
-          request.log.error({ err: error }, 'could not check the session of a page');
-          return undefined;
-        },
-      );
-      // What the screen would ask the API for first, as the API would answer this viewer; left
-      // out when it fails or is slow (the client then asks as before), and from the answer to a
-      // HEAD request, whose body is never sent.
-      const data =
-        signedIn && request.method === 'GET'
-          ? await pageData(
-              ctx,
-              { path, search, viewer: signedIn.viewer },
-              request.log,
-              options.pageDataWaitMs,
-            )
-          : [];
-      // It names its user: kept by no cache, sent again on every visit, like an API answer.
-      // Compressed per visit (a few kilobytes, a fraction of a millisecond): on a slow phone
-      // network the document is the first thing the page waits for.
-      const html = clientPages.render(path, signedIn && signedIn.shown, data);
-      const encoding = preferredEncoding(request.headers['accept-encoding']);
-      void reply
-        .header('cache-control', 'no-store')
-        .header('vary', 'accept-encoding')
-        .type('text/html; charset=utf-8');
-      if (!encoding) return reply.send(html);
-      return reply.header('content-encoding', encoding).send(compress(html, encoding));
-    }
-    return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found' });
+  await servePages(app, ctx, {
+    ...(options.clientDir ? { clientDir: options.clientDir } : {}),
+    serveClient: options.serveClient ?? true,
+    ...(options.pageDataWaitMs !== undefined ? { pageDataWaitMs: options.pageDataWaitMs } : {}),
   });
 
   app.addHook('onClose', async () => {

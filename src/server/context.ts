@@ -1,9 +1,7 @@
 import type { Database, DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
-import type { SessionPolicy } from './features/auth/sessions.ts';
-import { SessionCache } from './features/auth/session-cache.ts';
-import { BalanceCache } from './features/ledger/balance-cache.ts';
-import { createLedger, type Ledger } from './features/ledger/ledger.ts';
+import { SessionCache, type SessionPolicy } from './features/accounts/index.ts';
+import { BalanceCache, createLedger, type Ledger } from './features/ledger/index.ts';
 import type { EventBus } from './lib/event-bus.ts';
 import { dbIpLocator, noGeoLocator, type GeoLocator } from './lib/geo-locator.ts';
 import type { RateRule } from './lib/rate-limiter.ts';

@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
-import { buildApp, loggerOptions } from './app.ts';
+import { buildApp } from './app.ts';
 import { dbIpLocator } from './lib/geo-locator.ts';
-import { FAIR_PLAY_INTERVAL_MS } from './features/challenges/worker.ts';
-import { TOURNAMENT_INTERVAL_MS } from './features/tournaments/worker.ts';
+import { FAIR_PLAY_INTERVAL_MS } from './features/challenges/index.ts';
+import { TOURNAMENT_INTERVAL_MS } from './features/tournaments/index.ts';
 import { openDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { EnvError, parseEnv, type Env } from './env.ts';
-import { smtpTransport } from './features/mail/worker.ts';
-import { ensureAdmin } from './features/users/admin-bootstrap.ts';
+import { smtpTransport } from './features/mail/index.ts';
+import { ensureAdmin } from './features/accounts/index.ts';
 import { createLocalBus, createPostgresBus } from './lib/event-bus.ts';
 import { keepServingOnUnhandledRejections } from './lib/process-guards.ts';
+import { loggerOptions } from './plugins/request-log.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 // Pending payments are asked about at most this often (reconcile.ts sets how long each waits).

@@ -1,4 +1,4 @@
-import { promoteUser } from '../features/users/admin-bootstrap.ts';
+import { promoteUser } from '../features/accounts/index.ts';
 import { createLocalBus, createPostgresBus } from '../lib/event-bus.ts';
 import { runCommand } from './run.ts';
 

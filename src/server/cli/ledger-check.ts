@@ -1,4 +1,4 @@
-import { checkLedgerInvariants } from '../features/ledger/invariants.ts';
+import { checkLedgerInvariants } from '../features/ledger/index.ts';
 import { runCommand } from './run.ts';
 
 await runCommand(async (_env, database) => {

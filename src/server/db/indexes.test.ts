@@ -7,16 +7,8 @@ import {
   createSession,
   findSessionUser,
   revokeUserSessions,
-} from '#server/features/auth/sessions.ts';
-import {
-  escrowBalances,
-  reviewBalances,
-  findUnreversedSettlement,
-  listUsersWithBalances,
-  lockActiveChallengesOf,
-  lockOpenChallengesOf,
-  lockWalletBalance,
-} from '#server/features/admin/repository.ts';
+} from '#server/features/accounts/sessions.ts';
+import { listUsersWithBalances } from '#server/features/admin/repository.ts';
 import {
   countChallenges,
   findChallengeRow,
@@ -25,16 +17,12 @@ import {
   findChallengeWithPlayers,
   lockChallenge,
 } from '#server/features/challenges/repository.ts';
-import {
-  acceptChallenge,
-  createChallenge,
-  submitScores,
-} from '#server/features/challenges/service.ts';
+import { acceptChallenge, createChallenge } from '#server/features/challenges/service.ts';
 import { listEvidence } from '#server/features/challenges/evidence.ts';
 import { runFairPlayPass } from '#server/features/challenges/review.ts';
-import { listTaxReport, taxYear } from '#server/features/compliance/tax-report.ts';
-import { moneyHeldFor } from '#server/features/account/close-account.ts';
-import { collectAccountData } from '#server/features/account/data-export.ts';
+import { listTaxReport, taxYear } from '#server/features/insights/tax-report.ts';
+import { moneyHeldFor } from '#server/procedures/account-closing/close-own-account.ts';
+import { collectAccountData } from '#server/procedures/data-export/data-export.ts';
 import { EXTERNAL_CARD, userWallet } from '#server/features/ledger/accounts.ts';
 import { getUserBalanceCents, getUserBalances } from '#server/features/ledger/balances.ts';
 import {
@@ -62,7 +50,7 @@ import {
   findLatestVerification,
   findVerification,
   listVerifications,
-} from '#server/features/profile/verification.ts';
+} from '#server/features/accounts/id-verification.ts';
 import {
   findGameName,
   findPlayerGames,
@@ -76,8 +64,8 @@ import {
   findUserById,
   findUserByUsername,
   suggestOpponents,
-} from '#server/features/users/repository.ts';
-import { listWalletMovements } from '#server/features/wallet/repository.ts';
+} from '#server/features/accounts/repository.ts';
+import { listWalletMovements } from '#server/features/ledger/transactions.ts';
 import { parseEnv } from '#server/env.ts';
 import { createAppContext } from '#server/context.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
@@ -87,6 +75,14 @@ import { seqScansOf } from '#tests/helpers/query-plans.ts';
 import type { Database, DatabaseHandle } from './client.ts';
 import * as schema from './schema/index.ts';
 import { inTransaction } from './transaction.ts';
+import {
+  escrowBalances,
+  reviewBalances,
+  findUnreversedSettlement,
+  lockWalletBalance,
+} from '../features/ledger/queries.ts';
+import { lockActiveChallengesOf, lockOpenChallengesOf } from '../features/challenges/repository.ts';
+import { submitScores } from '../features/challenges/results.ts';
 
 /**
  * Every list and lookup path reads through an index (issue 8). The tables are filled with

@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SECURITY_MESSAGES } from '#shared/contracts/account-security.ts';
-import type { Database } from '../db/client.ts';
 import type { User } from '../db/schema/users.ts';
 import { AppError } from '../errors.ts';
-import type { SessionCache } from '../features/auth/session-cache.ts';
-import { findSessionUser, SESSION_COOKIE, type SessionPolicy } from '../features/auth/sessions.ts';
 
 /** Who may call a route. Every API route must say it: the route table is the permission map. */
 export type Access = 'public' | 'user' | 'admin';
@@ -51,11 +48,17 @@ export function viewerOf(user: User, adminPrivileges: boolean): User {
   return user.isAdmin && !adminPrivileges ? { ...user, isAdmin: false } : user;
 }
 
+/** A signed-in session: whose it is, and the hash its revocation is announced by. */
+export interface FoundSession {
+  user: User;
+  tokenHash: string;
+}
+
 export interface AccessOptions {
-  db: Database;
-  policy: SessionPolicy;
-  cache: SessionCache;
-  clock: () => Date;
+  /** The cookie that carries the session token. */
+  sessionCookie: string;
+  /** The session a token opens, if it opens one (the accounts feature's sessions). */
+  findSession: (token: string) => Promise<FoundSession | null>;
   /** ADMIN_2FA_REQUIRED: admin powers need two-factor sign-in on. */
   adminTwoFactorRequired: boolean;
 }
@@ -76,10 +79,8 @@ export const accessControl = fp(
     app.addHook('onRequest', async (request: FastifyRequest) => {
       const access = request.routeOptions.config.access;
       if (access === undefined || access === 'public') return;
-      const token = request.cookies[SESSION_COOKIE];
-      const found = token
-        ? await findSessionUser(options.db, token, options.policy, options.clock(), options.cache)
-        : null;
+      const token = request.cookies[options.sessionCookie];
+      const found = token ? await options.findSession(token) : null;
       if (!found) throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
       request.currentUser = found.user;
       request.sessionTokenHash = found.tokenHash;

@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { TRANSFER_KINDS, type TransferKind } from '#shared/contracts/wallet.ts';
 import type { Executor } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import type { Ledger } from '../features/ledger/ledger.ts';
+import type { Ledger } from '../features/ledger/index.ts';
 
 /**
  * Prometheus metrics through prom-client, the field's client (decision 22 measured it on the

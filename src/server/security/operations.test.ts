@@ -10,7 +10,7 @@ import { io as connectVoice, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
-import { buildApp, loggerOptions } from '#server/app.ts';
+import { buildApp } from '#server/app.ts';
 import { queryRows, type DatabaseHandle } from '#server/db/client.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
 import { parseEnv } from '#server/env.ts';
@@ -27,6 +27,7 @@ import {
 import { signInAdmin } from '#server/features/admin/testing/admin-agent.ts';
 import { fund } from '#tests/helpers/money.ts';
 import { createSettledTestApp } from './testing/world.ts';
+import { loggerOptions } from '../plugins/request-log.ts';
 
 /**
  * Operations (issue 9): the Prometheus endpoint and what it counts, and structured logs that

@@ -4,10 +4,9 @@ import { formatCents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../audit/audit-log.ts';
-import { HOUSE_ADJUSTMENTS, userWallet } from '../ledger/accounts.ts';
-import { getUserBalanceCents } from '../ledger/balances.ts';
-import { lockUser } from './repository.ts';
+import { recordAudit } from '../audit/index.ts';
+import { getUserBalanceCents, HOUSE_ADJUSTMENTS, userWallet } from '../ledger/index.ts';
+import { lockUser } from '../accounts/index.ts';
 
 export interface Adjustment {
   adminId: number;

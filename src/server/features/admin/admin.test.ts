@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerTransfers } from '#server/db/schema/ledger.ts';
 import { ADMIN_BALANCE_MESSAGES } from '#shared/contracts/wallet.ts';
-import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
+import { ensureAdmin } from '#server/features/accounts/admin-bootstrap.ts';
 import {
   Agent,
   createTestApp,

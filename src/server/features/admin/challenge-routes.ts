@@ -12,10 +12,13 @@ import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { findChallengeRow, listChallengeRows } from '../challenges/repository.ts';
-import { toChallengeView } from '../challenges/view.ts';
-import { escrowBalances, reviewBalances } from './repository.ts';
-import { resolveDispute } from './resolve-dispute.ts';
+import {
+  findChallengeRow,
+  listChallengeRows,
+  resolveDispute,
+  toChallengeView,
+} from '../challenges/index.ts';
+import { escrowBalances, reviewBalances } from '../ledger/index.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -12,12 +12,7 @@ import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireUser } from '../../plugins/access.ts';
-import {
-  findReport,
-  listReports,
-  resolveReport,
-  type ReportWithPeople,
-} from '../reports/reports.ts';
+import { findReport, listReports, resolveReport, type ReportWithPeople } from '../reports/index.ts';
 
 const errors = {
   400: errorBodySchema,

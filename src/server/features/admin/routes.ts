@@ -1,14 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ADMIN_MESSAGES,
-  deleteUserBodySchema,
-  deleteUserResponseSchema,
-  ledgerHealthSchema,
-  suspendUserBodySchema,
-  suspendUserResponseSchema,
-  unsuspendUserBodySchema,
-  unsuspendUserResponseSchema,
-} from '#shared/contracts/admin.ts';
+import { ledgerHealthSchema } from '#shared/contracts/admin.ts';
 import { INTEGER_ID_MAX } from '#shared/contracts/ids.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
@@ -21,14 +12,12 @@ import { centsToDollarNumber } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { checkLedgerInvariants } from '../ledger/invariants.ts';
-import { playBreakOf, suspensionOf } from '../users/suspension.ts';
+import { checkLedgerInvariants } from '../ledger/index.ts';
+import { playBreakOf, suspensionOf } from '../accounts/index.ts';
 import { adjustBalance } from './adjust-balance.ts';
 import { adminChallengeRoutes } from './challenge-routes.ts';
-import { deleteUser } from './delete-user.ts';
 import { listUsersWithBalances } from './repository.ts';
 import { adminReportRoutes } from './report-routes.ts';
-import { suspendUser, unsuspendUser } from './suspend-user.ts';
 import { adminTaxReportRoutes } from './tax-report-routes.ts';
 import { adminVerificationRoutes } from './verification-routes.ts';
 
@@ -104,77 +93,6 @@ export const adminRoutes =
         });
         request.log.info({ adminId: admin.id, userId: request.params.id }, 'balance adjusted');
         return { balance: centsToDollarNumber(balanceCents) };
-      },
-    );
-
-    app.delete(
-      '/api/admin/users/:id',
-      {
-        config: { access: 'admin' },
-        schema: {
-          params: userIdParamsSchema,
-          body: deleteUserBodySchema,
-          response: { 200: deleteUserResponseSchema, ...errors, 409: errorBodySchema },
-        },
-      },
-      async (request) => {
-        const admin = requireUser(request);
-        const summary = await deleteUser(ctx, admin.id, request.params.id, request.body?.reason);
-        request.log.info({ adminId: admin.id, userId: request.params.id }, 'user deleted');
-        return {
-          message: ADMIN_MESSAGES.userDeleted,
-          userId: request.params.id,
-          cancelledChallengeIds: summary.cancelledChallengeIds,
-          disputedChallengeIds: summary.disputedChallengeIds,
-          failedPayoutIds: summary.failedPayoutIds,
-          unclaimed: centsToDollarNumber(summary.unclaimedCents),
-        };
-      },
-    );
-
-    app.post(
-      '/api/admin/users/:id/suspend',
-      {
-        config: { access: 'admin' },
-        schema: {
-          params: userIdParamsSchema,
-          body: suspendUserBodySchema,
-          response: { 200: suspendUserResponseSchema, ...errors },
-        },
-      },
-      async (request) => {
-        const admin = requireUser(request);
-        const { reason, until } = request.body;
-        const summary = await suspendUser(ctx, {
-          adminId: admin.id,
-          userId: request.params.id,
-          reason,
-          until: until === undefined ? undefined : new Date(until),
-        });
-        request.log.info({ adminId: admin.id, userId: request.params.id }, 'user suspended');
-        return { message: ADMIN_MESSAGES.userSuspended, userId: request.params.id, ...summary };
-      },
-    );
-
-    app.post(
-      '/api/admin/users/:id/unsuspend',
-      {
-        config: { access: 'admin' },
-        schema: {
-          params: userIdParamsSchema,
-          body: unsuspendUserBodySchema,
-          response: { 200: unsuspendUserResponseSchema, ...errors, 409: errorBodySchema },
-        },
-      },
-      async (request) => {
-        const admin = requireUser(request);
-        await unsuspendUser(ctx, {
-          adminId: admin.id,
-          userId: request.params.id,
-          reason: request.body?.reason,
-        });
-        request.log.info({ adminId: admin.id, userId: request.params.id }, 'user unsuspended');
-        return { message: ADMIN_MESSAGES.userUnsuspended, userId: request.params.id };
       },
     );
 

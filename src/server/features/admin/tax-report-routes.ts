@@ -14,14 +14,14 @@ import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { spreadsheetText } from '../../lib/spreadsheet-text.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { recordAudit } from '../audit/index.ts';
 import {
   listTaxReport,
   streamTaxReport,
   taxYear,
   type TaxReportEntry,
   type TaxYear,
-} from '../compliance/tax-report.ts';
+} from '../insights/index.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -22,8 +22,8 @@ import {
   streamTaxReport,
   taxYear,
   type TaxReportEntry,
-} from '../compliance/tax-report.ts';
-import { deletedUsername } from '../users/close-account.ts';
+} from '../insights/tax-report.ts';
+import { deletedUsername } from '../../procedures/account-closing/close-account.ts';
 import { auditEntriesFor, signInAdmin } from './testing/admin-agent.ts';
 import { spreadsheetText } from '../../lib/spreadsheet-text.ts';
 

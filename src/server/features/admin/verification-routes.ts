@@ -18,7 +18,7 @@ import {
   findVerification,
   listVerifications,
   type VerificationWithContext,
-} from '../profile/verification.ts';
+} from '../accounts/index.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '#server/db/schema/outbox.ts';
 import { ledgerAccounts } from '#server/db/schema/ledger.ts';
-import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
+import { ensureAdmin } from '#server/features/accounts/admin-bootstrap.ts';
 import { CHALLENGE_MESSAGES, type CreateChallengeBody } from '#shared/contracts/challenges.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
 import {

@@ -16,8 +16,7 @@ import { users } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import { EVIDENCE_TYPES } from '../../lib/file-type.ts';
 import { assertNoControlCharacters } from '../../plugins/text-guard.ts';
-import { storeUpload } from '../uploads/service.ts';
-import type { FileStore } from '../uploads/store.ts';
+import { storeUpload, type FileStore, type MatchFileReaders } from '../uploads/index.ts';
 import { findChallenge } from './repository.ts';
 import { requireParticipant } from './review.ts';
 
@@ -173,3 +172,13 @@ export async function listEvidence(ctx: AppContext, challengeId: number): Promis
     .orderBy(asc(challengeEvidence.id));
   return rows.map((row) => toEvidence(row.evidence, row.username, row.upload));
 }
+
+/**
+ * Who may read a file of a challenge (a screenshot, dispute evidence): its two players. Undefined
+ * for a file that belongs to no challenge.
+ */
+export const challengeFileReaders: MatchFileReaders = async (ctx, upload, viewer) => {
+  if (upload.challengeId === null) return undefined;
+  const challenge = await findChallenge(ctx.db, upload.challengeId);
+  return challenge?.creatorId === viewer.id || challenge?.acceptorId === viewer.id;
+};

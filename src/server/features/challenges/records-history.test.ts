@@ -14,8 +14,8 @@ import {
   signUp,
   type TestApp,
 } from '#tests/helpers/test-app.ts';
-import { deleteUser } from '../admin/delete-user.ts';
-import { resolveDispute } from '../admin/resolve-dispute.ts';
+import { deleteUser } from '../../procedures/account-closing/delete-user.ts';
+import { resolveDispute } from './decisions.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { EMPTY_RECORD, findPlayerRecords } from './records.ts';
 import { confirmResult, runFairPlayPass } from './review.ts';
@@ -25,10 +25,9 @@ import {
   claimNoShow,
   createChallenge,
   declineChallenge,
-  disputeResult,
   quickMatch,
-  submitScores,
 } from './service.ts';
+import { disputeResult, submitScores } from './results.ts';
 
 /**
  * `player_records` is kept by a trigger on `challenges` (migration 0024). Here many histories run

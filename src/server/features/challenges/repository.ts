@@ -20,22 +20,19 @@ import type { ChallengeFilters, ChallengeSort } from '#shared/contracts/challeng
 import { formatCents } from '#shared/money.ts';
 import type { Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
-import { ledgerAccounts } from '../../db/schema/ledger.ts';
 import { playerRecords } from '../../db/schema/player-records.ts';
 import { users } from '../../db/schema/users.ts';
-import { POSTED_COLUMNS } from '../ledger/ledger.ts';
-import type { Mail } from '../mail/outbox.ts';
+import { balanceCentsOf, POSTED_COLUMNS } from '../ledger/index.ts';
+import type { Mail } from '../mail/index.ts';
 import {
   tellingSteps,
   toldNews,
   type NewNotification,
   type StoredNews,
-} from '../notifications/notify.ts';
+} from '../notifications/index.ts';
 
 const creators = alias(users, 'creator');
 const acceptors = alias(users, 'acceptor');
-const creatorWallets = alias(ledgerAccounts, 'creator_wallet');
-const acceptorWallets = alias(ledgerAccounts, 'acceptor_wallet');
 const creatorRecords = alias(playerRecords, 'creator_record');
 const acceptorRecords = alias(playerRecords, 'acceptor_record');
 
@@ -82,25 +79,13 @@ export interface ChallengeRow {
   opponentName: string | null;
 }
 
-const toCents = (value: unknown) => BigInt(String(value));
-
 /**
  * Challenges with both players and their records; with `withBalances`, also their wallet
  * balances, which only admins see (players' lists then skip the two wallet joins).
  */
 function selectWithParties(db: Executor, withBalances = true) {
-  // SPEC §3's balance: the wallet and what reported results hold for the player (DESIGN §10).
-  const balance = (
-    wallets: typeof creatorWallets | typeof acceptorWallets,
-    player: typeof creators | typeof acceptors,
-  ) =>
-    withBalances
-      ? sql<bigint | null>`coalesce(${wallets.balanceCents}, 0) + coalesce((
-          select sum(r.balance_cents) from ledger_accounts r
-          where r.user_id = ${player.id} and r.kind = 'review' and r.balance_cents <> 0), 0)`.mapWith(
-          toCents,
-        )
-      : sql<bigint | null>`null`;
+  const balance = (player: typeof creators | typeof acceptors) =>
+    withBalances ? balanceCentsOf(player.id) : sql<bigint | null>`null`;
   const query = db
     .select({
       challenge: challenges,
@@ -109,14 +94,14 @@ function selectWithParties(db: Executor, withBalances = true) {
         username: creators.username,
         email: creators.email,
         phoneNumber: creators.phoneNumber,
-        balanceCents: balance(creatorWallets, creators),
+        balanceCents: balance(creators),
       },
       acceptor: {
         id: acceptors.id,
         username: acceptors.username,
         email: acceptors.email,
         phoneNumber: acceptors.phoneNumber,
-        balanceCents: balance(acceptorWallets, acceptors),
+        balanceCents: balance(acceptors),
       },
       opponentName: sql<
         string | null
@@ -130,16 +115,7 @@ function selectWithParties(db: Executor, withBalances = true) {
     .leftJoin(creatorRecords, eq(creatorRecords.userId, challenges.creatorId))
     .leftJoin(acceptorRecords, eq(acceptorRecords.userId, challenges.acceptorId))
     .$dynamic();
-  if (!withBalances) return query;
-  return query
-    .leftJoin(
-      creatorWallets,
-      and(eq(creatorWallets.userId, creators.id), eq(creatorWallets.kind, 'user')),
-    )
-    .leftJoin(
-      acceptorWallets,
-      and(eq(acceptorWallets.userId, acceptors.id), eq(acceptorWallets.kind, 'user')),
-    );
+  return query;
 }
 
 interface RowColumns {
@@ -574,4 +550,36 @@ export async function countChallenges(
       ),
     );
   return row ?? { available: 0, active: 0, completed: 0, created: 0, accepted: 0 };
+}
+
+/**
+ * The challenges a deletion must settle, locked in id order: the user's open challenges and the
+ * accepted ones they play in. `for update` re-checks the condition after waiting for a lock, so a
+ * challenge that changed state meanwhile is left out.
+ */
+export async function lockActiveChallengesOf(db: Executor, userId: number): Promise<Challenge[]> {
+  return db
+    .select()
+    .from(challenges)
+    .where(
+      or(
+        and(eq(challenges.creatorId, userId), eq(challenges.status, 'open')),
+        and(
+          or(eq(challenges.creatorId, userId), eq(challenges.acceptorId, userId)),
+          eq(challenges.status, 'accepted'),
+        ),
+      ),
+    )
+    .orderBy(asc(challenges.id))
+    .for('update');
+}
+
+/** A player's open challenges, locked in id order, for a suspension to withdraw. */
+export async function lockOpenChallengesOf(db: Executor, userId: number): Promise<Challenge[]> {
+  return db
+    .select()
+    .from(challenges)
+    .where(and(eq(challenges.creatorId, userId), eq(challenges.status, 'open')))
+    .orderBy(asc(challenges.id))
+    .for('update');
 }

@@ -7,13 +7,8 @@ import { users } from '../../db/schema/users.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { formatUtc } from '../../lib/format-time.ts';
-import {
-  challengeEscrow,
-  challengeReview,
-  HOUSE_UNCLAIMED,
-  userWallet,
-} from '../ledger/accounts.ts';
-import { notify } from '../notifications/notify.ts';
+import { challengeEscrow, challengeReview, HOUSE_UNCLAIMED, userWallet } from '../ledger/index.ts';
+import { notify } from '../notifications/index.ts';
 import { maySee } from './match-rules.ts';
 import { lockChallenge } from './repository.ts';
 import { settle } from './settlement.ts';

@@ -27,10 +27,8 @@ import type { User } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import { IMAGE_TYPES } from '../../lib/file-type.ts';
 import { requireViewer } from '../../plugins/access.ts';
-import { requirePlayerLocation } from '../compliance/location.ts';
-import { receiveUpload } from '../uploads/service.ts';
-import { suggestOpponents } from '../users/repository.ts';
-import type { FileStore } from '../uploads/store.ts';
+import { requirePlayerLocation, suggestOpponents } from '../accounts/index.ts';
+import { receiveUpload, type FileStore } from '../uploads/index.ts';
 import { preferredEncoding, type ContentEncoding } from '../../lib/content-encoding.ts';
 import { ChallengePageCache } from './page-cache.ts';
 import {
@@ -48,11 +46,10 @@ import {
   claimNoShow,
   createChallenge,
   declineChallenge,
-  disputeResult,
   quickMatch,
-  submitScores,
 } from './service.ts';
 import { toChallengeView } from './view.ts';
+import { disputeResult, submitScores } from './results.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -17,7 +17,8 @@ import {
   signUp,
   type TestApp,
 } from '#tests/helpers/test-app.ts';
-import { acceptChallenge, cancelChallenge, createChallenge, submitScores } from './service.ts';
+import { acceptChallenge, cancelChallenge, createChallenge } from './service.ts';
+import { submitScores } from './results.ts';
 
 /**
  * Accepting writes in one call guarded by the rules it relies on (open, another player's); a

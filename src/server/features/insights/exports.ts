@@ -3,15 +3,13 @@ import type { EXPORT_CSV_COLUMNS, ExportName } from '#shared/contracts/insights.
 import { centsToDecimalString } from '#shared/money.ts';
 import { cursorRows, type DatabaseHandle } from '../../db/client.ts';
 import { spreadsheetText } from '../../lib/spreadsheet-text.ts';
-import { streamTaxReport } from '../compliance/tax-report.ts';
+import { streamTaxReport } from './tax-report.ts';
 import { rangeBounds, type DayRange } from './overview.ts';
+import { transfersQuery } from '../ledger/index.ts';
+import { utcIso } from '../../lib/sql-time.ts';
 
 /** One CSV record: the fields of `EXPORT_CSV_COLUMNS[name]`, money as exact decimal dollars. */
 export type CsvRecord = Record<string, string | number>;
-
-/** A timestamp column as UTC ISO text, so every row reads the same whatever the session zone. */
-const isoText = (column: SQL) =>
-  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const centsText = (cents: string | null): string =>
   cents === null ? '' : centsToDecimalString(BigInt(cents));
@@ -29,29 +27,6 @@ interface TransferRow {
   account: string;
   amount_cents: string;
   balance_after_cents: string;
-}
-
-/**
- * Every posting of the transfers made in the range: one line each, its transfer repeated. The
- * postings and their accounts are looked up per transfer (a lateral join, a subquery), so the
- * statement reads the range through its index and never the whole ledger, however the planner
- * weighs a hash join.
- */
-export function transfersQuery(start: string, end: string): SQL {
-  return sql`
-    select t.id::text as transfer_id, ${isoText(sql`t.created_at`)} as created_at, t.kind,
-      t.idempotency_key, t.reference_type, t.reference_id,
-      t.reverses_transfer_id::text as reverses_transfer_id, t.memo,
-      p.id::text as posting_id,
-      (select a.key from ledger_accounts a where a.id = p.account_id) as account,
-      p.amount_cents::text as amount_cents, p.balance_after_cents::text as balance_after_cents
-    from ledger_transfers t
-    cross join lateral (
-      select id, account_id, amount_cents, balance_after_cents from ledger_postings
-        where transfer_id = t.id order by id
-    ) p
-    where t.created_at >= ${start}::timestamptz and t.created_at < ${end}::timestamptz
-    order by t.created_at, t.id, p.id`;
 }
 
 /** The player's name, looked up by id for each row of a range (see `transfersQuery`). */
@@ -90,11 +65,11 @@ interface PaymentRow {
 
 export function paymentsQuery(start: string, end: string): SQL {
   return sql`
-    select p.id as payment_id, ${isoText(sql`p.created_at`)} as created_at, p.user_id,
+    select p.id as payment_id, ${utcIso(sql`p.created_at`)} as created_at, p.user_id,
       ${usernameOf(sql`p.user_id`)} as username,
       p.provider, p.method, p.provider_payment_id, p.status,
       p.requested_amount_cents::text as requested_cents,
-      p.credited_amount_cents::text as credited_cents, ${isoText(sql`p.credited_at`)} as credited_at
+      p.credited_amount_cents::text as credited_cents, ${utcIso(sql`p.credited_at`)} as credited_at
     from payments p
     where p.created_at >= ${start}::timestamptz and p.created_at < ${end}::timestamptz
     order by p.created_at, p.id`;
@@ -131,10 +106,10 @@ interface PayoutRow {
 
 export function payoutsQuery(start: string, end: string): SQL {
   return sql`
-    select p.id as payout_id, ${isoText(sql`p.created_at`)} as created_at, p.user_id,
+    select p.id as payout_id, ${utcIso(sql`p.created_at`)} as created_at, p.user_id,
       ${usernameOf(sql`p.user_id`)} as username,
       p.payment_method as method, p.status, p.amount_cents::text as amount_cents,
-      ${isoText(sql`p.decided_at`)} as decided_at, ${isoText(sql`p.completed_at`)} as completed_at,
+      ${utcIso(sql`p.decided_at`)} as decided_at, ${utcIso(sql`p.completed_at`)} as completed_at,
       p.failure_reason
     from payouts p
     where p.created_at >= ${start}::timestamptz and p.created_at < ${end}::timestamptz

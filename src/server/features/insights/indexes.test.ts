@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database, type DatabaseHandle } from '#server/db/client.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
 import { seqScansOf } from '#tests/helpers/query-plans.ts';
-import { paymentsQuery, payoutsQuery, transfersQuery } from './exports.ts';
+import { paymentsQuery, payoutsQuery } from './exports.ts';
 import { buildOverview, rangeBounds } from './overview.ts';
-import { findLopsidedPairs, findSharedDevices, findUnplayedWithdrawals } from './risk.ts';
+import { findLopsidedPairs, findSharedDevices, findUnplayedWithdrawals } from '../risk/risk.ts';
+import { transfersQuery } from '../ledger/reports.ts';
 
 /**
  * Every statement of the overview, the exports and the risk tab reads through an index (issue

@@ -1,13 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { addDays, daysInRange } from '#shared/contracts/insights.ts';
 import { queryRows, type Executor } from '../../db/client.ts';
-import {
-  EXTERNAL_CARD,
-  EXTERNAL_CRYPTO,
-  HOUSE_ADJUSTMENTS,
-  HOUSE_FEES,
-  HOUSE_UNCLAIMED,
-} from '../ledger/accounts.ts';
+import { moneyByDay } from '../ledger/index.ts';
+import { utcDay } from '../../lib/sql-time.ts';
 
 /** A range of UTC days, both included, as `YYYY-MM-DD`. */
 export interface DayRange {
@@ -56,40 +51,10 @@ function emptyFigures(): OverviewFigures {
   };
 }
 
-/** The UTC day of a timestamp column, as text: the key every series is grouped by. */
-const dayOfColumn = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
-
-/**
- * Money by day from the ledger: each of the house's and the outside world's accounts, looked up
- * by key, then its postings in the range through `ledger_postings_account_created_idx`. Deposits
- * are what `deposit` transfers took from the outside accounts; payouts what completed payouts
- * sent to them; the house's position is the sum over its own accounts.
- */
-function moneySeries(start: string, end: string): SQL {
-  const houseKeys = [HOUSE_FEES, HOUSE_ADJUSTMENTS, HOUSE_UNCLAIMED];
-  return sql`
-    select ${dayOfColumn(sql`p.created_at`)} as day,
-      coalesce(sum(p.amount_cents) filter (where a.key = ${HOUSE_FEES}), 0)::text as fees,
-      coalesce(sum(p.amount_cents) filter (where a.kind = 'house'), 0)::text as house,
-      coalesce(-sum(p.amount_cents) filter (where a.kind = 'external' and t.kind = 'deposit'), 0)::text
-        as deposits,
-      coalesce(sum(p.amount_cents) filter (where a.kind = 'external' and t.kind = 'payout_complete'), 0)::text
-        as payouts
-    from ledger_accounts a
-    join ledger_postings p on p.account_id = a.id
-      and p.created_at >= ${start}::timestamptz and p.created_at < ${end}::timestamptz
-    join ledger_transfers t on t.id = p.transfer_id
-    where a.key in (${sql.join(
-      [...houseKeys, EXTERNAL_CARD, EXTERNAL_CRYPTO].map((key) => sql`${key}`),
-      sql`, `,
-    )})
-    group by 1`;
-}
-
 /** Both stakes of every challenge accepted, by the day it was accepted. */
 function stakesSeries(start: string, end: string): SQL {
   return sql`
-    select ${dayOfColumn(sql`accepted_at`)} as day, (sum(amount_cents) * 2)::text as stakes
+    select ${utcDay(sql`accepted_at`)} as day, (sum(amount_cents) * 2)::text as stakes
     from challenges
     where accepted_at >= ${start}::timestamptz and accepted_at < ${end}::timestamptz
     group by 1`;
@@ -101,7 +66,7 @@ function stakesSeries(start: string, end: string): SQL {
  */
 function activePlayersSeries(start: string, end: string): SQL {
   return sql`
-    select ${dayOfColumn(sql`at`)} as day, count(distinct user_id)::int as players
+    select ${utcDay(sql`at`)} as day, count(distinct user_id)::int as players
     from (
       select created_at as at, creator_id as user_id from challenges
         where created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz
@@ -109,12 +74,12 @@ function activePlayersSeries(start: string, end: string): SQL {
       select accepted_at, acceptor_id from challenges
         where accepted_at >= ${start}::timestamptz and accepted_at < ${end}::timestamptz
     ) activity
-    group by grouping sets ((${dayOfColumn(sql`at`)}), ())`;
+    group by grouping sets ((${utcDay(sql`at`)}), ())`;
 }
 
 function registrationsSeries(start: string, end: string): SQL {
   return sql`
-    select ${dayOfColumn(sql`created_at`)} as day, count(*)::int as registrations
+    select ${utcDay(sql`created_at`)} as day, count(*)::int as registrations
     from users
     where created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz
     group by 1`;
@@ -126,7 +91,7 @@ function registrationsSeries(start: string, end: string): SQL {
  */
 function resultsSeries(start: string, end: string): SQL {
   return sql`
-    select ${dayOfColumn(sql`completed_at`)} as day,
+    select ${utcDay(sql`completed_at`)} as day,
       count(*) filter (where status = 'completed')::int as completed,
       count(*)::int as reported,
       count(*) filter (where dispute_reason is not null)::int as disputed
@@ -158,7 +123,7 @@ export async function buildOverview(db: Executor, range: DayRange): Promise<Over
     house: string;
     deposits: string;
     payouts: string;
-  }>(db, moneySeries(start, end));
+  }>(db, moneyByDay(start, end));
   for (const row of money) {
     const figures = dayFigures(row.day);
     figures.feesEarnedCents = BigInt(row.fees);

@@ -11,21 +11,24 @@ import { payments } from '../../db/schema/payments.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
-import { toPaymentRecord } from '../account/data-export.ts';
-import { listSessions } from '../account/devices.ts';
-import { recordAudit } from '../audit/audit-log.ts';
-import { listChallengeRows } from '../challenges/repository.ts';
-import { EMPTY_RECORD, findPlayerRecords } from '../challenges/records.ts';
-import { toChallengeView } from '../challenges/view.ts';
-import { listOwnPayouts } from '../payouts/repository.ts';
-import { toPayoutView } from '../payouts/view.ts';
-import { findLatestVerification } from '../profile/verification.ts';
-import { responsibleGamingOf } from '../responsible-gaming/service.ts';
-import { findUserById } from '../users/repository.ts';
-import { loadPublicUser } from '../users/public-user.ts';
-import { listWalletMovements } from '../wallet/repository.ts';
-import { toTransactionView } from '../wallet/view.ts';
+import {
+  findLatestVerification,
+  findUserById,
+  listSessions,
+  loadPublicUser,
+} from '../accounts/index.ts';
+import { recordAudit } from '../audit/index.ts';
+import {
+  EMPTY_RECORD,
+  findPlayerRecords,
+  listChallengeRows,
+  toChallengeView,
+} from '../challenges/index.ts';
+import { listOwnPayouts, toPayoutView } from '../payouts/index.ts';
+import { responsibleGamingOf } from '../responsible-gaming/index.ts';
+import { listWalletMovements, toTransactionView } from '../ledger/index.ts';
 import type { Executor } from '../../db/client.ts';
+import { toPaymentRecord } from '../payments/index.ts';
 
 async function listNotes(db: Executor, userId: number): Promise<AdminNoteView[]> {
   const rows = await db

@@ -27,7 +27,7 @@ import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { recordAudit } from '../audit/index.ts';
 import { streamExport, type CsvRecord } from './exports.ts';
 import { buildOverview, disputeRate, type DayRange, type OverviewFigures } from './overview.ts';
 import { addAdminNote, loadPlayerPage } from './player-page.ts';
@@ -36,7 +36,7 @@ import {
   findSharedDevices,
   findUnplayedWithdrawals,
   riskSettingsOf,
-} from './risk.ts';
+} from '../risk/index.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, sqlArray, type Executor } from '../../db/client.ts';
 
 /**
@@ -16,17 +16,32 @@ export const ZERO_BALANCES: UserBalances = { availableCents: 0n, underReviewCent
 export const totalCents = (balances: UserBalances): bigint =>
   balances.availableCents + balances.underReviewCents;
 
+/** The player's wallet, found by its key: their `available` money. */
+const walletSql = (userId: SQL | AnyColumn): SQL =>
+  sql`coalesce((select w.balance_cents from ledger_accounts w where w.key = 'user:' || ${userId}), 0)`;
+
 /**
- * The SQL of one player's balances, for a statement that selects users: `available` from the
- * wallet by its key, `under_review` from the few review accounts that hold money (a partial
- * index), whatever number of results the player ever won.
+ * What reported results hold for the player (`underReview`), from the few review accounts that
+ * hold money (a partial index), whatever number of results the player ever won.
  */
+const underReviewSql = (userId: SQL | AnyColumn): SQL =>
+  sql`coalesce((select sum(r.balance_cents) from ledger_accounts r
+    where r.user_id = ${userId} and r.kind = 'review' and r.balance_cents <> 0), 0)`;
+
+/** The SQL of one player's balances, for a statement that selects users. */
 export const balanceColumns = (userId: SQL): SQL => sql`
-  coalesce((select w.balance_cents from ledger_accounts w where w.key = 'user:' || ${userId}), 0)::text
-    as available_cents,
-  coalesce((select sum(r.balance_cents) from ledger_accounts r
-    where r.user_id = ${userId} and r.kind = 'review' and r.balance_cents <> 0), 0)::text
-    as under_review_cents`;
+  ${walletSql(userId)}::text as available_cents,
+  ${underReviewSql(userId)}::text as under_review_cents`;
+
+/**
+ * The SPEC's `balance` of the player whose id is `userId`, for a statement that selects users:
+ * the wallet and what is under review, the one place the two are added in SQL (`totalCents`
+ * adds them in code).
+ */
+export const balanceCentsOf = (userId: SQL | AnyColumn): SQL<bigint> =>
+  sql<bigint>`${walletSql(userId)} + ${underReviewSql(userId)}`.mapWith((value: unknown) =>
+    BigInt(String(value)),
+  );
 
 interface BalanceRow {
   user_id: number;

@@ -19,9 +19,9 @@ import { pageAt, type PageName } from '#shared/pages.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema/users.ts';
-import { leaderboard, playerProfile } from '../players/view.ts';
+import { leaderboard, playerProfile } from '../players/index.ts';
 import { findControlCharacter } from '../../plugins/text-guard.ts';
-import { listTournaments } from '../tournaments/view.ts';
+import { listTournaments } from '../tournaments/index.ts';
 
 /** The address a page is sent for, and who asked (as requireViewer sees them). */
 export interface PageAddress {

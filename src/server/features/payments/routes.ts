@@ -18,7 +18,7 @@ import { centsToDollarNumber } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { requirePlayerLocation } from '../compliance/location.ts';
+import { requirePlayerLocation } from '../accounts/index.ts';
 import { selectPaymentProviders } from './providers/select-providers.ts';
 import { startPaymentReconciliation } from './reconcile.ts';
 import { sandboxPaymentRoutes } from './sandbox-routes.ts';

@@ -13,11 +13,8 @@ import type { NewPayment, Payment } from '../../db/schema/payments.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { hitRateLimit, type RateRule } from '../../lib/rate-limiter.ts';
-import {
-  lockPlayerDeposits,
-  requireWithinDepositLimits,
-} from '../responsible-gaming/deposit-limits.ts';
-import { requireCashPlayAllowed } from '../users/suspension.ts';
+import { lockPlayerDeposits, requireWithinDepositLimits } from '../responsible-gaming/index.ts';
+import { requireCashPlayAllowed } from '../accounts/index.ts';
 import {
   nowPaymentSchema,
   toCryptoPaymentRecord,

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Payment, PaymentProviderName, PaymentStatus } from '../../db/schema/payments.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
-import { EXTERNAL_CARD, EXTERNAL_CRYPTO, HOUSE_UNCLAIMED, userWallet } from '../ledger/accounts.ts';
+import { EXTERNAL_CARD, EXTERNAL_CRYPTO, HOUSE_UNCLAIMED, userWallet } from '../ledger/index.ts';
 import type { CardIntent, CryptoPaymentRecord } from './providers/types.ts';
 import { insertPayment, lockPayment, updatePayment } from './repository.ts';
 

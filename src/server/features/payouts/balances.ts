@@ -3,7 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { PayoutBalances } from '#shared/contracts/payouts.ts';
 import type { AppContext } from '../../context.ts';
 import { payouts } from '../../db/schema/payouts.ts';
-import { PaymentProviderError } from '../payments/providers/types.ts';
+import { PaymentProviderError } from '../payments/index.ts';
 import type { PayoutProvider } from './providers/types.ts';
 import { SENDER_REASONS } from './sender.ts';
 

@@ -25,15 +25,11 @@ import { hitRateLimit } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { selectPayoutProvider } from './providers/select-payout-provider.ts';
 import { findPayoutWithOwner, listOwnPayouts, listPayoutsWithOwners } from './repository.ts';
-import {
-  handlePayoutIpn,
-  simulateSandboxPayout,
-  startPayoutSender,
-  type PayoutSender,
-} from './sender.ts';
+import { handlePayoutIpn, simulateSandboxPayout, startPayoutSender } from './sender.ts';
 import { approvePayout, decidePayout, requestPayout } from './service.ts';
 import { payoutBalancesOf } from './balances.ts';
 import { toAdminPayoutView, toPayoutView } from './view.ts';
+import { type PayoutSender } from './stages.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -3,8 +3,8 @@ import { formatCents, type Cents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { licenseVerifications } from '../../db/schema/license-verifications.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
-import { riskFlagsOf, riskSettingsOf } from '../insights/risk.ts';
-import { isSuspended, playBreakOf, readStanding } from '../users/suspension.ts';
+import { riskFlagsOf, riskSettingsOf } from '../risk/index.ts';
+import { isSuspended, playBreakOf, readStanding } from '../accounts/index.ts';
 
 /** Why a payout waits for an admin (DESIGN §15), in the words the player and the admin read. */
 export const REVIEW_REASONS = {

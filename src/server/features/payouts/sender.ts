@@ -3,34 +3,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '#shared/contracts/payments.ts';
 import { PAYOUT_MESSAGES } from '#shared/contracts/payouts.ts';
-import { formatCents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { payouts, type Payout, type PayoutStage } from '../../db/schema/payouts.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { startPeriodicWorker, type PeriodicWorker } from '../../lib/periodic-worker.ts';
-import { notify } from '../notifications/notify.ts';
-import { verifyNowPaymentsSignature } from '../payments/providers/nowpayments-signature.ts';
-import { PaymentProviderError } from '../payments/providers/types.ts';
+import { PaymentProviderError, verifyNowPaymentsSignature } from '../payments/index.ts';
 import { nowWithdrawalSchema, toWithdrawal } from './providers/nowpayments-payout-provider.ts';
 import type { PayoutProvider, Withdrawal } from './providers/types.ts';
 import { lockPayout } from './repository.ts';
-import { endPayout } from './service.ts';
-
-/**
- * The sender of DESIGN §15. Every instance runs one; each pass claims due payouts one at a time
- * (`SKIP LOCKED`), so two instances never hold the same payout, and a claim is a lease: a sender
- * that dies lets it lapse and another takes the payout over. What makes a payout leave once is
- * not the lease but the look-up that starts every attempt: the provider is asked for the
- * withdrawal made with this payout's external id before a new one is made, so an attempt after a
- * crash or a lost answer finds the first one (decision record 0021).
- */
-export interface PayoutSender {
-  /** Null when payouts cannot be sent without a person (real keys, no payout sign-in). */
-  readonly provider: PayoutProvider | null;
-  /** Runs a pass now (after a payout was queued), instead of at the next tick. */
-  wake(): void;
-}
+import { endPayout, notifyStage } from './stages.ts';
 
 /** How long a claim holds a payout: longer than one attempt's calls, each cut at 15 s. */
 export const CLAIM_LEASE_MS = 2 * 60_000;
@@ -64,41 +46,6 @@ export function externalIdOf(payout: Pick<Payout, 'id' | 'createdAt'>): string {
 }
 
 const STAGE_ORDER: readonly PayoutStage[] = ['review', 'queued', 'sending', 'sent'];
-
-const STAGE_NEWS: Partial<
-  Record<PayoutStage, (amount: string, id: number) => { title: string; body: string }>
-> = {
-  queued: (amount, id) => ({
-    title: `Your payout of ${amount} is approved`,
-    body: `Payout #${id} of ${amount} is queued and will be sent in a few minutes.`,
-  }),
-  sending: (amount, id) => ({
-    title: `Your payout of ${amount} is being sent`,
-    body: `Payout #${id} of ${amount} is with the payout provider.`,
-  }),
-  sent: (amount, id) => ({
-    title: `Your payout of ${amount} is on the chain`,
-    body: `Payout #${id} of ${amount} has left: it completes when the network confirms it.`,
-  }),
-};
-
-/** Tells the player a payout moved to `stage`, once per stage (DESIGN §15). */
-export async function notifyStage(
-  ctx: AppContext,
-  uow: UnitOfWork,
-  payout: Payout,
-  stage: PayoutStage,
-): Promise<void> {
-  const news = STAGE_NEWS[stage];
-  if (!news) return;
-  await notify(uow, ctx.bus, {
-    userId: payout.userId,
-    kind: 'payout_update',
-    ...news(formatCents(payout.amountCents), payout.id),
-    dedupeKey: `payout-${stage}:${payout.id}`,
-    mail: false,
-  });
-}
 
 /**
  * Claims the next due payout, if any: queued or being sent whose time has come, or sent and due

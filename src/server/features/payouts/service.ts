@@ -4,18 +4,15 @@ import { formatCents } from '#shared/money.ts';
 import { findPayoutCoin, PAYOUT_ADDRESS_MESSAGES } from '#shared/payout-coins.ts';
 import type { AppContext } from '../../context.ts';
 import { payouts, type Payout, type PayoutMethod } from '../../db/schema/payouts.ts';
-import { users } from '../../db/schema/users.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../audit/audit-log.ts';
-import { EXTERNAL_CRYPTO, payoutHold, userWallet } from '../ledger/accounts.ts';
-import { enqueueMail } from '../mail/outbox.ts';
-import { notify } from '../notifications/notify.ts';
-import { PaymentProviderError } from '../payments/providers/types.ts';
+import { recordAudit } from '../audit/index.ts';
+import { payoutHold, userWallet } from '../ledger/index.ts';
+import { PaymentProviderError } from '../payments/index.ts';
 import type { PayoutDestination, PayoutProvider } from './providers/types.ts';
 import { lockPayout } from './repository.ts';
 import { hasApprovedIdentity, reviewReasonsFor } from './rules.ts';
-import { notifyStage, type PayoutSender } from './sender.ts';
+import { type PayoutSender, notifyStage, endPayout, type PayoutDecision } from './stages.ts';
 
 export interface PayoutRequest {
   amountCents: bigint;
@@ -195,11 +192,6 @@ export async function requestPayout(
   }
 }
 
-/** Who decides: an admin, or the provider's answer (no person: `adminId` null). */
-export type PayoutDecision =
-  | { outcome: 'complete'; adminId: number | null; note?: string | undefined }
-  | { outcome: 'fail'; adminId: number | null; reason: string };
-
 /**
  * Locks a payout an admin may still decide by hand: pending and not yet with the provider. Once
  * a sender has it (`sending`, `sent`), only the provider's answer ends it: completing it by hand
@@ -220,115 +212,6 @@ async function lockDecidable(uow: UnitOfWork, payoutId: number): Promise<Payout>
     throw new AppError('PAYOUT_NOT_PENDING', PAYOUT_MESSAGES.inFlight);
   }
   return payout;
-}
-
-/**
- * Decides a pending payout that the caller has locked: completing sends the hold out to
- * `external:crypto`, failing returns it to the wallet. Each has its own idempotency key, and the
- * row lock plus the status check let only one decision ever happen.
- */
-export async function applyPayoutDecision(
-  ctx: AppContext,
-  uow: UnitOfWork,
-  payout: Payout,
-  decision: PayoutDecision,
-): Promise<void> {
-  const complete = decision.outcome === 'complete';
-  const hold = payoutHold(payout.id);
-  const memo = decision.outcome === 'complete' ? decision.note : decision.reason;
-  await ctx.ledger.post(uow, {
-    idempotencyKey: complete ? `payout:complete:${payout.id}` : `payout:release:${payout.id}`,
-    kind: complete ? 'payout_complete' : 'payout_release',
-    reference: { type: 'payout', id: payout.id },
-    ...(decision.adminId === null ? {} : { actorUserId: decision.adminId }),
-    ...(memo ? { memo } : {}),
-    entries: [
-      { account: hold, direction: 'debit', amountCents: payout.amountCents },
-      {
-        account: complete ? EXTERNAL_CRYPTO : userWallet(payout.userId),
-        direction: 'credit',
-        amountCents: payout.amountCents,
-      },
-    ],
-  });
-  const now = ctx.clock();
-  const ended = {
-    decidedBy: decision.adminId,
-    decidedAt: now,
-    claimToken: null,
-    nextAttemptAt: null,
-  };
-  await uow.tx
-    .update(payouts)
-    .set(
-      complete
-        ? { status: 'completed', stage: 'completed', completedAt: now, ...ended }
-        : { status: 'failed', stage: 'failed', failureReason: decision.reason, ...ended },
-    )
-    .where(eq(payouts.id, payout.id));
-}
-
-async function decisionMail(uow: UnitOfWork, payout: Payout, decision: PayoutDecision) {
-  const [owner] = await uow.tx
-    .select({
-      username: users.username,
-      email: users.email,
-      emailVerifiedAt: users.emailVerifiedAt,
-    })
-    .from(users)
-    .where(eq(users.id, payout.userId))
-    .limit(1);
-  // Payout notices go only to an address the player has proven (DESIGN §16).
-  if (!owner?.email || !owner.emailVerifiedAt) return;
-  const amount = formatCents(payout.amountCents);
-  await enqueueMail(uow.tx, [
-    {
-      dedupeKey: `payout-${decision.outcome}:${payout.id}`,
-      recipient: owner.email,
-      subject:
-        decision.outcome === 'complete'
-          ? `Your payout of ${amount} has been sent`
-          : `Your payout of ${amount} could not be completed`,
-      body:
-        decision.outcome === 'complete'
-          ? `Hi ${owner.username}, your payout #${payout.id} of ${amount} has been sent to ` +
-            `${payout.paymentDetails}.`
-          : `Hi ${owner.username}, your payout #${payout.id} of ${amount} could not be completed ` +
-            `(${decision.reason}). The amount is back in your balance.`,
-      metadata: { payoutId: payout.id, userId: payout.userId },
-    },
-  ]);
-}
-
-/**
- * Ends a payout the caller has locked, with its mail and notification: by an admin's hand, or by
- * the provider's answer to the sender or to an IPN. The audit entry is the caller's.
- */
-export async function endPayout(
-  ctx: AppContext,
-  uow: UnitOfWork,
-  payout: Payout,
-  decision: PayoutDecision,
-): Promise<void> {
-  await applyPayoutDecision(ctx, uow, payout, decision);
-  await decisionMail(uow, payout, decision);
-  const amount = formatCents(payout.amountCents);
-  await notify(uow, ctx.bus, {
-    userId: payout.userId,
-    ...(decision.outcome === 'complete'
-      ? {
-          kind: 'payout_completed',
-          title: `Your payout of ${amount} has been sent`,
-          body: `Payout #${payout.id} of ${amount} has been sent to your wallet.`,
-        }
-      : {
-          kind: 'payout_failed',
-          title: `Your payout of ${amount} could not be completed`,
-          body: `Payout #${payout.id} could not be completed (${decision.reason}). The amount is back in your balance.`,
-        }),
-    dedupeKey: `payout-${decision.outcome}:${payout.id}`,
-    mail: false,
-  });
 }
 
 /** An admin completes or fails a pending payout; the audit entry and the mail commit with it. */

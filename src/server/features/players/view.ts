@@ -9,8 +9,8 @@ import type {
 import type { z } from '#shared/validation.ts';
 import { centsToDollarNumber } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
-import { EMPTY_RECORD, findPlayerRecords } from '../challenges/records.ts';
-import { findUserByUsername } from '../users/repository.ts';
+import { EMPTY_RECORD, findPlayerRecords } from '../challenges/index.ts';
+import { findUserByUsername } from '../accounts/index.ts';
 import {
   findGameName,
   findPlayerGames,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
+import { ensureAdmin } from '#server/features/accounts/admin-bootstrap.ts';
 import { onPostgres } from '#tests/helpers/database.ts';
 import { withTwoInstances } from '#tests/helpers/two-instances.ts';
 import {

@@ -8,9 +8,9 @@ import { users } from '../../db/schema/users.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { hitRateLimit } from '../../lib/rate-limiter.ts';
-import { recordAudit } from '../audit/audit-log.ts';
-import { findChallenge } from '../challenges/repository.ts';
-import { findUserByUsername } from '../users/repository.ts';
+import { recordAudit } from '../audit/index.ts';
+import { findChallenge } from '../challenges/index.ts';
+import { findUserByUsername } from '../accounts/index.ts';
 
 export interface ReportInput {
   reporterId: number;

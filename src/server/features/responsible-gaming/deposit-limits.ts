@@ -16,7 +16,7 @@ import {
 } from '../../db/schema/responsible-gaming.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
-import { userWallet } from '../ledger/accounts.ts';
+import { walletCreditOf } from '../ledger/index.ts';
 
 /** The first key of the advisory lock that serialises one player's deposits and limit changes. */
 const DEPOSIT_LOCK_CLASS = 0x4450;
@@ -91,11 +91,8 @@ export async function depositsInWindows(
         case when p.ledger_transfer_id is not null then coalesce(p.credited_at, p.created_at)
           else p.created_at end as counted_at,
         case
-          when p.ledger_transfer_id is not null then (
-            select lp.amount_cents from ledger_postings lp
-            join ledger_accounts la on la.id = lp.account_id
-            where lp.transfer_id = p.ledger_transfer_id and la.key = ${userWallet(userId)}
-          )
+          when p.ledger_transfer_id is not null
+            then ${walletCreditOf(sql`p.ledger_transfer_id`, userId)}
           when p.status in ('pending', 'partially_paid') then p.requested_amount_cents
           else 0
         end as amount

@@ -2,13 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
   responsibleGamingSchema,
-  selfExclusionBodySchema,
   setLimitsBodySchema,
-  timeOutBodySchema,
 } from '#shared/contracts/responsible-gaming.ts';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { responsibleGamingOf, setDepositLimits, takePlayBreak } from './service.ts';
+import { responsibleGamingOf, setDepositLimits } from './service.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema };
 
@@ -33,26 +31,6 @@ export const responsibleGamingRoutes =
       async (request) => {
         const { id } = requireUser(request);
         await setDepositLimits(ctx, id, request.body);
-        return responsibleGamingOf(ctx.db, id, ctx.clock());
-      },
-    );
-
-    app.post(
-      '/api/responsible-gaming/time-out',
-      { config: { access: 'user' }, schema: { body: timeOutBodySchema, response: answer } },
-      async (request) => {
-        const { id } = requireUser(request);
-        await takePlayBreak(ctx, id, { days: request.body.days });
-        return responsibleGamingOf(ctx.db, id, ctx.clock());
-      },
-    );
-
-    app.post(
-      '/api/responsible-gaming/self-exclusion',
-      { config: { access: 'user' }, schema: { body: selfExclusionBodySchema, response: answer } },
-      async (request) => {
-        const { id } = requireUser(request);
-        await takePlayBreak(ctx, id, { months: request.body.months });
         return responsibleGamingOf(ctx.db, id, ctx.clock());
       },
     );

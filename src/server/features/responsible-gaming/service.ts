@@ -1,35 +1,18 @@
 import { desc, eq } from 'drizzle-orm';
 import {
-  RESPONSIBLE_GAMING_MESSAGES,
   type LimitKey,
   type LimitView,
   type ResponsibleGaming,
   type SetLimitsBody,
 } from '#shared/contracts/responsible-gaming.ts';
-import { centsToDecimalString, centsToDollarNumber, formatCents } from '#shared/money.ts';
-import {
-  HELPLINE,
-  playBreakEnd,
-  playBreakMessage,
-  selfExclusionLabel,
-  timeOutLabel,
-  type PlayBreakKind,
-  type SelfExclusionMonths,
-  type TimeOutDays,
-} from '#shared/play-breaks.ts';
-import { formatSuspensionEnd } from '#shared/suspension.ts';
+import { centsToDecimalString, centsToDollarNumber } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { responsibleGamingChanges } from '../../db/schema/responsible-gaming.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError } from '../../errors.ts';
-import { lockOpenChallengesOf, lockUser } from '../admin/repository.ts';
-import { recordAudit } from '../audit/audit-log.ts';
-import { withdrawOpenLocked } from '../challenges/review.ts';
-import { notify } from '../notifications/notify.ts';
-import { lockOpenEntriesOf, withdrawEntriesLocked } from '../tournaments/withdrawals.ts';
-import { playBreakOf } from '../users/suspension.ts';
+import { recordAudit } from '../audit/index.ts';
+import { playBreakOf } from '../accounts/index.ts';
 import {
   changeLimits,
   depositsInWindows,
@@ -40,7 +23,6 @@ import {
 
 /** The history the page shows: the latest changes, newest first. */
 const HISTORY_SHOWN = 50;
-const WITHDRAWN_NOTE = 'Player took a break from cash play';
 
 /** GET /api/responsible-gaming: the limits in force with what they leave, the break, the history. */
 export async function responsibleGamingOf(
@@ -114,96 +96,5 @@ export async function setDepositLimits(
         ]),
       ),
     });
-  });
-}
-
-export type PlayBreakLength = { days: TimeOutDays } | { months: SelfExclusionMonths };
-
-/**
- * Starts a time-out or a self-exclusion (DESIGN §11): from now until its end the player may not
- * deposit, create or accept; their open challenges and their places in tournaments not yet
- * started are withdrawn with the stakes and fees refunded in the same transaction. A break may be made longer by a new one, never shorter, and nothing
- * ends it early: it ends by itself. The user row's `for update` lock holds off a challenge being
- * created meanwhile (see `createChallengeCall`); the deposit lock, a deposit being recorded.
- */
-export async function takePlayBreak(
-  ctx: AppContext,
-  userId: number,
-  length: PlayBreakLength,
-): Promise<void> {
-  const kind: PlayBreakKind = 'days' in length ? 'time_out' : 'self_exclusion';
-  await inTransaction(ctx.db, async (uow) => {
-    const places = await lockOpenEntriesOf(uow, userId);
-    await lockPlayerDeposits(uow.tx, userId);
-    const user = await lockUser(uow.tx, userId, 'update');
-    if (!user) throw new Error(`user ${userId} has a session but no row`);
-    const now = ctx.clock();
-    const until = playBreakEnd(now, length);
-    const current = playBreakOf(user, now);
-    if (current && new Date(current.until) >= until) {
-      throw new AppError(
-        'CONFLICT',
-        RESPONSIBLE_GAMING_MESSAGES.breakWouldShorten(formatSuspensionEnd(current.until)),
-      );
-    }
-    await uow.tx
-      .update(users)
-      .set({ playBreakKind: kind, playBreakUntil: until })
-      .where(eq(users.id, userId));
-    await uow.tx.insert(responsibleGamingChanges).values({
-      userId,
-      kind,
-      effectiveAt: now,
-      endsAt: until,
-      createdAt: now,
-    });
-    const withdrawn: number[] = [];
-    let refundedCents = 0n;
-    for (const challenge of await lockOpenChallengesOf(uow.tx, userId)) {
-      await withdrawOpenLocked(ctx, uow, challenge, 'play_break', {
-        actorUserId: userId,
-        memo: WITHDRAWN_NOTE,
-      });
-      withdrawn.push(challenge.id);
-      refundedCents += challenge.amountCents;
-    }
-    await withdrawEntriesLocked(
-      ctx,
-      uow,
-      places.map((place) => ({ ...place, cause: 'play_break' })),
-    );
-    await recordAudit(uow.tx, {
-      actorUserId: userId,
-      action: 'user.play_break',
-      target: { type: 'user', id: userId },
-      details: {
-        kind,
-        until: until.toISOString(),
-        cancelledChallengeIds: withdrawn,
-        withdrawnTournamentIds: places.map((place) => place.tournament.id),
-      },
-    });
-    const lengthLabel =
-      'days' in length ? timeOutLabel(length.days) : selfExclusionLabel(length.months);
-    const refunds =
-      withdrawn.length === 0
-        ? ''
-        : ` Your ${withdrawn.length} open challenge(s) were withdrawn and ${formatCents(refundedCents)} ` +
-          'returned to your balance.';
-    await notify(uow, ctx.bus, {
-      userId,
-      kind: 'play_break_started',
-      title:
-        kind === 'time_out'
-          ? `Your ${lengthLabel} time-out has started`
-          : `Your ${lengthLabel} self-exclusion has started`,
-      body:
-        `${playBreakMessage({ kind, until: until.toISOString() })}${refunds} You can still sign ` +
-        'in, follow your matches and withdraw your available balance. Help is available at ' +
-        `${HELPLINE.name}.`,
-      dedupeKey: `play-break:${userId}:${now.getTime()}`,
-    });
-    // Instances keep signed-in users in memory for a few seconds: each drops its copy.
-    uow.afterCommit(() => ctx.bus.publish({ type: 'user-changed', userId }));
   });
 }

@@ -7,8 +7,8 @@ import {
   type TournamentEntry,
 } from '../../db/schema/tournaments.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
-import { payeeAccount } from '../challenges/review.ts';
-import { tournamentEscrow } from '../ledger/accounts.ts';
+import { payeeAccount } from '../challenges/index.ts';
+import { tournamentEscrow } from '../ledger/index.ts';
 
 /** The places taken in a tournament, in the order they were taken. */
 export async function enteredOf(db: Executor, tournamentId: number): Promise<TournamentEntry[]> {

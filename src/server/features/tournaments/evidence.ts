@@ -10,12 +10,11 @@ import {
   type TournamentMatch,
 } from '../../db/schema/tournaments.ts';
 import { uploads } from '../../db/schema/uploads.ts';
-import type { User } from '../../db/schema/users.ts';
-import { users } from '../../db/schema/users.ts';
+import { type User, users } from '../../db/schema/users.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
-import { receiveEvidence, toEvidence } from '../challenges/evidence.ts';
-import type { FileStore } from '../uploads/store.ts';
+import { receiveEvidence, toEvidence } from '../challenges/index.ts';
+import type { FileStore, MatchFileReaders } from '../uploads/index.ts';
 import { findTournamentMatch, lockTournament } from './service.ts';
 
 /** The match, 404 when it is not this tournament's, 403 for anyone but its players (and admins). */
@@ -104,18 +103,17 @@ export async function evidenceOfMatches(
 }
 
 /**
- * The two players of the tournament match an evidence file was added to, or null when the file
- * is no match's evidence: both may read it, as both players of a challenge read its dispute's.
+ * Who may read an evidence file added to a tournament match: the match's two players, as both
+ * players of a challenge read its dispute's (decision 0020). Undefined for a file that is no
+ * match's evidence.
  */
-export async function matchPlayersOfUpload(
-  ctx: AppContext,
-  uploadId: string,
-): Promise<[number | null, number | null] | null> {
+export const matchFileReaders: MatchFileReaders = async (ctx, upload, viewer) => {
+  if (upload.challengeId !== null || upload.purpose !== 'evidence') return undefined;
   const [row] = await ctx.db
     .select({ a: tournamentMatches.playerAId, b: tournamentMatches.playerBId })
     .from(tournamentMatchEvidence)
     .innerJoin(tournamentMatches, eq(tournamentMatches.id, tournamentMatchEvidence.matchId))
-    .where(eq(tournamentMatchEvidence.uploadId, uploadId))
+    .where(eq(tournamentMatchEvidence.uploadId, upload.id))
     .limit(1);
-  return row ? [row.a, row.b] : null;
-}
+  return row ? viewer.id === row.a || viewer.id === row.b : false;
+};

@@ -11,7 +11,7 @@ import {
   type TestApp,
 } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
-import { runTournamentPass } from './service.ts';
+import { runTournamentPass } from './worker.ts';
 
 // Races only show on PostgreSQL: PGlite has one connection and runs transactions one by one.
 describe.runIf(onPostgres)('tournament races on PostgreSQL', () => {

@@ -19,21 +19,18 @@ import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireViewer } from '../../plugins/access.ts';
-import { requirePlayerLocation } from '../compliance/location.ts';
-import type { FileStore } from '../uploads/store.ts';
+import { requirePlayerLocation } from '../accounts/index.ts';
+import type { FileStore } from '../uploads/index.ts';
 import { addMatchEvidence, listMatchEvidence } from './evidence.ts';
+import { cancelTournament, createTournament, joinTournament, leaveTournament } from './service.ts';
+import { listTournamentDisputes, listTournaments, tournamentDetail } from './view.ts';
 import {
-  cancelTournament,
   claimMatchNoShow,
   confirmMatch,
-  createTournament,
   disputeMatch,
-  joinTournament,
-  leaveTournament,
   resolveMatch,
   submitMatch,
-} from './service.ts';
-import { listTournamentDisputes, listTournaments, tournamentDetail } from './view.ts';
+} from './matches.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -24,7 +24,7 @@ import {
 } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { seededOrder } from './bracket.ts';
-import { runTournamentPass } from './service.ts';
+import { runTournamentPass } from './worker.ts';
 
 /** Tournaments through the API (issue 23, DESIGN §13). */
 

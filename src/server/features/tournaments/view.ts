@@ -19,7 +19,7 @@ import {
 import { users } from '../../db/schema/users.ts';
 import { bracketSize, roundsOf } from './bracket.ts';
 import { evidenceOfMatches } from './evidence.ts';
-import { matchDeadline } from './service.ts';
+import { matchDeadline } from './matches.ts';
 
 /** The most tournaments the list shows: the latest by start time. */
 export const TOURNAMENT_LIST_MAX = 200;

@@ -9,8 +9,8 @@ import {
 } from '../../db/schema/tournaments.ts';
 import { users } from '../../db/schema/users.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
-import { notify } from '../notifications/notify.ts';
-import { isSuspended, playBreakOf, STANDING_COLUMNS } from '../users/suspension.ts';
+import { notify } from '../notifications/index.ts';
+import { isSuspended, playBreakOf, STANDING_COLUMNS } from '../accounts/index.ts';
 import { announce, refundEntry } from './entries.ts';
 
 /** Why a player's place in a tournament not yet started was given up for them. */

@@ -4,38 +4,54 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
-import { challenges } from '../../db/schema/challenges.ts';
 import { uploads, type Upload } from '../../db/schema/uploads.ts';
 import type { User } from '../../db/schema/users.ts';
 import { AppError } from '../../errors.ts';
 import { requireViewer } from '../../plugins/access.ts';
-import { matchPlayersOfUpload } from '../tournaments/evidence.ts';
 import type { FileStore } from './store.ts';
 
 const NOT_FOUND = 'File not found';
 
-async function mayRead(ctx: AppContext, upload: Upload, viewer: User): Promise<boolean> {
+/**
+ * Whether `viewer` may read a file that belongs to a match, said by the feature that holds the
+ * match (a challenge's players, a tournament match's players); undefined when the file is none
+ * of its matches'.
+ */
+export type MatchFileReaders = (
+  ctx: AppContext,
+  upload: Upload,
+  viewer: User,
+) => Promise<boolean | undefined>;
+
+async function mayRead(
+  ctx: AppContext,
+  upload: Upload,
+  viewer: User,
+  matchReaders: readonly MatchFileReaders[],
+): Promise<boolean> {
   if (viewer.isAdmin) return true;
   // A driver's licence is for admins only (issue 6), its owner included: a stolen session must
   // not be a way to download someone's identity document.
   if (upload.purpose === 'license') return false;
   if (upload.ownerId === viewer.id) return true;
-  // A tournament match's evidence is for both players of that match (decision 0020).
-  if (upload.challengeId === null) {
-    if (upload.purpose !== 'evidence') return false;
-    return (await matchPlayersOfUpload(ctx, upload.id))?.includes(viewer.id) ?? false;
+  // A match's screenshots and evidence are for both of its players.
+  for (const readers of matchReaders) {
+    const answer = await readers(ctx, upload, viewer);
+    if (answer !== undefined) return answer;
   }
-  // A match screenshot is evidence both players may look at.
-  const [challenge] = await ctx.db
-    .select({ creatorId: challenges.creatorId, acceptorId: challenges.acceptorId })
-    .from(challenges)
-    .where(eq(challenges.id, upload.challengeId))
-    .limit(1);
-  return challenge?.creatorId === viewer.id || challenge?.acceptorId === viewer.id;
+  return false;
 }
 
+/**
+ * GET /api/uploads/:id: a stored file, to those who may read it. `matchReaders` are the features'
+ * rules for files of their matches.
+ */
 export const uploadRoutes =
-  (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
+  (
+    ctx: AppContext,
+    store: FileStore,
+    matchReaders: readonly MatchFileReaders[],
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/uploads/:id',
@@ -62,7 +78,7 @@ export const uploadRoutes =
         // Someone else's file answers exactly like a missing one: ids reveal nothing.
         if (
           !upload ||
-          !(await mayRead(ctx, upload, viewer)) ||
+          !(await mayRead(ctx, upload, viewer, matchReaders)) ||
           !(await store.exists(upload.storageKey))
         ) {
           throw new AppError('NOT_FOUND', NOT_FOUND);

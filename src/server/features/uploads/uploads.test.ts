@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploads } from '#server/db/schema/uploads.ts';
-import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
+import { ensureAdmin } from '#server/features/accounts/admin-bootstrap.ts';
 import { detectFileType } from '#server/lib/file-type.ts';
 import { fund } from '#tests/helpers/money.ts';
 import { multipart, sampleFile, SAMPLE_FILES } from '#tests/helpers/multipart.ts';

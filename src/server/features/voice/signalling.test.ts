@@ -6,11 +6,11 @@ import { VOICE_REFUSALS } from '#shared/contracts/voice.ts';
 import { createAppContext } from '#server/context.ts';
 import { tournaments } from '#server/db/schema/tournaments.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
-import { runTournamentPass } from '../tournaments/service.ts';
 import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
 import { withTwoInstances } from '#tests/helpers/two-instances.ts';
 import { fund } from '#tests/helpers/money.ts';
 import { createTestApp, signUp, type TestApp } from '#tests/helpers/test-app.ts';
+import { runTournamentPass } from '../tournaments/worker.ts';
 
 type Player = Awaited<ReturnType<typeof signUp>>;
 

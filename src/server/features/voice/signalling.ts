@@ -20,9 +20,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { compileProxyTrust, forwardedProtocol } from '../../lib/trusted-proxy.ts';
 import { isAllowedOrigin } from '../../plugins/origin-guard.ts';
-import { findSessionUser, SESSION_COOKIE } from '../auth/sessions.ts';
-import { findChallengeRow } from '../challenges/repository.ts';
-import { findTournamentMatch } from '../tournaments/service.ts';
+import { findSessionUser, SESSION_COOKIE } from '../accounts/index.ts';
+import { findChallengeRow } from '../challenges/index.ts';
+import { findTournamentMatch } from '../tournaments/index.ts';
 import { gateAdapterPool } from './adapter-pool-gate.ts';
 
 interface VoiceSocketData {

@@ -5,15 +5,15 @@ import { queryRows } from '#server/db/client.ts';
 import { createAppContext } from '#server/context.ts';
 import { licenseVerifications } from '#server/db/schema/license-verifications.ts';
 import { tournaments } from '#server/db/schema/tournaments.ts';
-import { hashPassword } from '#server/features/auth/password.ts';
+import { hashPassword } from '#server/features/accounts/password.ts';
 import { sessions } from '#server/db/schema/sessions.ts';
-import { createSession, hashToken } from '#server/features/auth/sessions.ts';
-import { ensureAdmin } from '#server/features/users/admin-bootstrap.ts';
-import { runTournamentPass } from '#server/features/tournaments/service.ts';
-import { insertUser } from '#server/features/users/repository.ts';
+import { createSession, hashToken } from '#server/features/accounts/sessions.ts';
+import { ensureAdmin } from '#server/features/accounts/admin-bootstrap.ts';
+import { insertUser } from '#server/features/accounts/repository.ts';
 import { fund } from '#tests/helpers/money.ts';
 import { multipart, sampleFile } from '#tests/helpers/multipart.ts';
 import { createTestApp, uniqueUsername, type TestApp } from '#tests/helpers/test-app.ts';
+import { runTournamentPass } from '../../features/tournaments/worker.ts';
 
 /**
  * Realistic fixtures for the security tests: real users with real sessions, and real resources

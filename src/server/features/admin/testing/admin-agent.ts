@@ -3,7 +3,7 @@ import type { AuditAction } from '#shared/contracts/admin.ts';
 import { Agent, uniqueUsername, type TestApp } from '#tests/helpers/test-app.ts';
 import type { DatabaseHandle } from '../../../db/client.ts';
 import { auditLog, type AuditEntry } from '../../../db/schema/audit-log.ts';
-import { ensureAdmin } from '../../users/admin-bootstrap.ts';
+import { ensureAdmin } from '../../accounts/admin-bootstrap.ts';
 
 /** A fresh admin account and a signed-in agent for it. */
 export async function signInAdmin(t: TestApp): Promise<{ agent: Agent; id: number }> {

@@ -1,6 +1,7 @@
 import { cryptoPaymentStatusSchema } from '#shared/contracts/payments.ts';
 import { centsToDollarNumber, parseAmount } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
+import { createNowPaymentsClient } from './nowpayments-client.ts';
 import { PaymentProviderError, type CryptoPaymentRecord, type CryptoProvider } from './types.ts';
 
 export interface NowPaymentsOptions {
@@ -44,7 +45,6 @@ export const nowPaymentSchema = z.object({
 export type NowPayment = z.infer<typeof nowPaymentSchema>;
 
 const apiStatusSchema = z.object({ message: z.string() });
-const errorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
 function parseDate(text: string | null | undefined): Date | null {
   if (!text) return null;
@@ -85,61 +85,21 @@ export interface NowPaymentsProvider extends CryptoProvider {
 
 /** Crypto deposits through the NOWPayments REST API (`/v1/payment`, `/v1/status`), via fetch. */
 export function createNowPaymentsProvider(options: NowPaymentsOptions): NowPaymentsProvider {
-  const base = options.apiBase.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 15_000;
-
-  async function request(method: 'GET' | 'POST', path: string, body?: object): Promise<unknown> {
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          'x-api-key': options.apiKey,
-          accept: 'application/json',
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      throw new PaymentProviderError('unavailable', `NOWPayments ${method} ${path} failed`, {
-        cause: error,
-      });
-    }
-    let json: unknown;
-    try {
-      json = text === '' ? null : JSON.parse(text);
-    } catch (error) {
-      throw new PaymentProviderError(
-        'unavailable',
-        `NOWPayments ${method} ${path} answered ${response.status} with a body that is not JSON`,
-        { cause: error },
-      );
-    }
-    if (response.ok) return json;
-
-    const problem = errorBodySchema.safeParse(json);
-    const code = problem.success ? (problem.data.code ?? '') : '';
-    const message = problem.success ? (problem.data.message ?? '') : '';
-    const detail = `NOWPayments ${method} ${path} answered ${response.status} ${code} ${message}`;
-    if (response.status === 404) throw new PaymentProviderError('not_found', detail);
-    if (response.status === 400 && /AMOUNT_MINIMAL_ERROR|too small/i.test(`${code} ${message}`)) {
-      throw new PaymentProviderError('amount_too_small', detail);
-    }
-    throw new PaymentProviderError('unavailable', detail);
-  }
+  const client = createNowPaymentsClient({
+    apiKey: options.apiKey,
+    apiBase: options.apiBase,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    // An amount under NOWPayments' minimum is the player's to change; anything else is retried.
+    refusalKind: (status, problem) =>
+      status === 400 && /AMOUNT_MINIMAL_ERROR|too small/i.test(problem)
+        ? 'amount_too_small'
+        : 'unavailable',
+  });
+  const request = (method: 'GET' | 'POST', path: string, body?: object) =>
+    client.call(method, path, body ? { body } : {});
 
   function parsePayment(json: unknown, what: string): CryptoPaymentRecord {
-    const parsed = nowPaymentSchema.safeParse(json);
-    if (!parsed.success) {
-      throw new PaymentProviderError(
-        'unavailable',
-        `NOWPayments sent an unexpected ${what}: ${parsed.error.message}`,
-      );
-    }
-    return toCryptoPaymentRecord(parsed.data);
+    return toCryptoPaymentRecord(client.parse(nowPaymentSchema, json, what));
   }
 
   return {

@@ -1,7 +1,11 @@
 import { Secret, TOTP } from 'otpauth';
 import { centsToDollarNumber } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
-import { PaymentProviderError } from '../../payments/providers/types.ts';
+import {
+  createNowPaymentsClient,
+  NowPaymentsError,
+  PaymentProviderError,
+} from '../../payments/index.ts';
 import type { PayoutProvider, Withdrawal, WithdrawalState } from './types.ts';
 
 export interface NowPaymentsPayoutOptions {
@@ -82,7 +86,6 @@ const balanceSchema = z.record(
   z.string(),
   z.object({ amount: decimal, pendingAmount: decimal.optional() }),
 );
-const problemSchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
 /** Dollars → coins as the provider estimates them; the rate is coins per dollar, for the record. */
 function rateText(coinAmount: string, amountCents: bigint): string {
@@ -96,8 +99,6 @@ function rateText(coinAmount: string, amountCents: bigint): string {
  * `unavailable` (retried with backoff); a refusal of the request itself is `declined`.
  */
 export function createNowPaymentsPayoutProvider(options: NowPaymentsPayoutOptions): PayoutProvider {
-  const base = options.apiBase.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 15_000;
   const totp = new TOTP({
     algorithm: 'SHA1',
     digits: 6,
@@ -106,63 +107,32 @@ export function createNowPaymentsPayoutProvider(options: NowPaymentsPayoutOption
   });
   let token: { value: string; until: number } | null = null;
 
+  const client = createNowPaymentsClient({
+    apiKey: options.apiKey,
+    apiBase: options.apiBase,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    // A request NOWPayments refuses as it stands (a bad address, an amount under its minimum)
+    // would be refused again: it is declined, not retried.
+    refusalKind: (status) => (status === 400 ? 'declined' : 'unavailable'),
+  });
+  const parse = client.parse.bind(client);
+
   async function call(
     method: 'GET' | 'POST',
     path: string,
     body?: object,
-    bearer?: string,
+    bearerToken?: string,
   ): Promise<unknown> {
-    let response: Response;
-    let text: string;
     try {
-      response = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          'x-api-key': options.apiKey,
-          accept: 'application/json',
-          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(timeoutMs),
+      return await client.call(method, path, {
+        ...(body ? { body } : {}),
+        ...(bearerToken ? { bearer: bearerToken } : {}),
       });
-      text = await response.text();
     } catch (error) {
-      throw new PaymentProviderError('unavailable', `NOWPayments ${method} ${path} failed`, {
-        cause: error,
-      });
+      // A token NOWPayments no longer takes is forgotten: the next call signs in again.
+      if (error instanceof NowPaymentsError && error.status === 401) token = null;
+      throw error;
     }
-    let json: unknown;
-    try {
-      json = text === '' ? null : JSON.parse(text);
-    } catch (error) {
-      // Some answers are a bare word ("OK"): what the caller parses from it decides.
-      if (response.ok) return text;
-      throw new PaymentProviderError(
-        'unavailable',
-        `NOWPayments ${method} ${path} answered ${response.status} with a body that is not JSON`,
-        { cause: error },
-      );
-    }
-    if (response.ok) return json;
-    const problem = problemSchema.safeParse(json);
-    const detail = `NOWPayments ${method} ${path} answered ${response.status} ${
-      problem.success ? `${problem.data.code ?? ''} ${problem.data.message ?? ''}`.trim() : ''
-    }`;
-    if (response.status === 401) token = null;
-    if (response.status === 404) throw new PaymentProviderError('not_found', detail);
-    // A request NOWPayments refuses as it stands (a bad address, an amount under its minimum)
-    // would be refused again: it is declined, not retried.
-    if (response.status === 400) throw new PaymentProviderError('declined', detail);
-    throw new PaymentProviderError('unavailable', detail);
-  }
-
-  function parse<T>(schema: z.ZodType<T>, json: unknown, what: string): T {
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new PaymentProviderError('unavailable', `NOWPayments sent an unexpected ${what}`);
-    }
-    return parsed.data;
   }
 
   async function bearer(): Promise<string> {

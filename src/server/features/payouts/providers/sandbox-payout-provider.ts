@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { checkPayoutDestination, PAYOUT_COIN_CODES } from '#shared/payout-coins.ts';
-import { PaymentProviderError } from '../../payments/providers/types.ts';
+import { PaymentProviderError } from '../../payments/index.ts';
 import type { PayoutProvider, Withdrawal } from './types.ts';
 
 /** A sandbox withdrawal finishes by itself this long after it was sent (DESIGN §15). */

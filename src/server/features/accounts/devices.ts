@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { isIPv4, isIPv6 } from 'node:net';
+import Bowser from 'bowser';
+import { and, desc, eq, ne } from 'drizzle-orm';
+import type { SessionView } from '#shared/contracts/account-security.ts';
+import type { Executor } from '../../db/client.ts';
+import { knownDevices } from '../../db/schema/account-security.ts';
+import { sessions } from '../../db/schema/sessions.ts';
+import type { EventBus } from '../../lib/event-bus.ts';
+import type { SessionPolicy } from './sessions.ts';
+
+/** "Chrome 131 on Windows", or null for a User-Agent that names no browser (a script, a bot). */
+export function describeBrowser(userAgent: string | null): string | null {
+  const parsed = browserOf(userAgent);
+  if (!parsed) return null;
+  const version = parsed.version ? ` ${parsed.version}` : '';
+  return parsed.os ? `${parsed.name}${version} on ${parsed.os}` : `${parsed.name}${version}`;
+}
+
+function browserOf(userAgent: string | null) {
+  if (!userAgent) return null;
+  const { browser, os } = Bowser.parse(userAgent);
+  if (!browser.name) return null;
+  return { name: browser.name, version: browser.version?.split('.')[0], os: os.name };
+}
+
+/**
+ * Where a sign-in comes from, as coarse as a place: the network of the address (a /24 for IPv4,
+ * a /48 for IPv6), so a home router that gets a new address from the same provider block is the
+ * same place. The city lookup of DESIGN §11 names the place for people (the devices list, the
+ * mail); the key stays the network, so that accounts known before the lookup are not mailed anew.
+ */
+export function placeOf(address: string): string {
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (isIPv4(v4)) return `${v4.split('.').slice(0, 3).join('.')}.0/24`;
+  if (isIPv6(address)) {
+    const [head = ''] = address.split('::');
+    const groups = head.split(':').filter(Boolean);
+    while (groups.length < 3) groups.push('0');
+    return `${groups.slice(0, 3).join(':')}::/48`;
+  }
+  return address;
+}
+
+/**
+ * Records the browser (its name and system, not its version: browsers update themselves) and
+ * place of a sign-in, and says whether the account had signed in from it before. The first
+ * device an account ever records is not news: it is where the account was made or first used.
+ */
+export async function recordDevice(
+  db: Executor,
+  userId: number,
+  device: { userAgent: string | null; ipAddress: string },
+  now: Date,
+): Promise<'known' | 'first' | 'new'> {
+  const browser = browserOf(device.userAgent);
+  const browserKey = browser ? `${browser.name}|${browser.os ?? ''}` : 'unknown';
+  const deviceKey = createHash('sha256')
+    .update(`${browserKey}|${placeOf(device.ipAddress)}`)
+    .digest('base64url');
+  const [inserted] = await db
+    .insert(knownDevices)
+    .values({ userId, deviceKey, firstSeenAt: now })
+    .onConflictDoNothing()
+    .returning({ deviceKey: knownDevices.deviceKey });
+  if (!inserted) return 'known';
+  const [other] = await db
+    .select({ deviceKey: knownDevices.deviceKey })
+    .from(knownDevices)
+    .where(and(eq(knownDevices.userId, userId), ne(knownDevices.deviceKey, deviceKey)))
+    .limit(1);
+  return other ? 'new' : 'first';
+}
+
+/** The player's signed-in browsers, the asking one first, then the most recently used. */
+export async function listSessions(
+  db: Executor,
+  userId: number,
+  currentTokenHash: string | null,
+  policy: SessionPolicy,
+  now: Date,
+): Promise<SessionView[]> {
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
+  return (
+    rows
+      // Sessions past their idle or absolute end are over, though their rows wait for cleaning.
+      .filter(
+        (row) => row.expiresAt > now && row.lastSeenAt.getTime() + policy.idleMs > now.getTime(),
+      )
+      .map((row) => ({
+        id: row.id,
+        current: row.tokenHash === currentTokenHash,
+        browser: describeBrowser(row.userAgent),
+        address: row.ipAddress,
+        place: row.placeLabel,
+        createdAt: row.createdAt.toISOString(),
+        lastSeenAt: row.lastSeenAt.toISOString(),
+      }))
+      .sort((a, b) => Number(b.current) - Number(a.current))
+  );
+}
+
+/**
+ * Deletes the sessions of `userId` that `which` selects and returns their token hashes, for
+ * `announceEndedSessions` once the deletion has committed.
+ */
+export async function deleteSessions(
+  db: Executor,
+  userId: number,
+  /** One session by its id, or all but the one whose token hash is given (null: all). */
+  which: { only: number } | { except: string | null },
+): Promise<string[]> {
+  const condition =
+    'only' in which
+      ? and(eq(sessions.userId, userId), eq(sessions.id, which.only))
+      : which.except === null
+        ? eq(sessions.userId, userId)
+        : and(eq(sessions.userId, userId), ne(sessions.tokenHash, which.except));
+  const ended = await db
+    .delete(sessions)
+    .where(condition)
+    .returning({ tokenHash: sessions.tokenHash });
+  return ended.map((row) => row.tokenHash);
+}
+
+/**
+ * Tells every instance that these sessions ended: each forgets its cached copy and closes the
+ * sockets opened with them.
+ */
+export async function announceEndedSessions(bus: EventBus, tokenHashes: string[]): Promise<void> {
+  await Promise.all(
+    tokenHashes.map((tokenHash) => bus.publish({ type: 'session-revoked', tokenHash })),
+  );
+}

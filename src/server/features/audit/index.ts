@@ -1,0 +1,2 @@
+export { listAuditEntries, recordAudit } from './audit-log.ts';
+export { auditRoutes } from './routes.ts';

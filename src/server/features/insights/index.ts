@@ -1,0 +1,8 @@
+export { insightsRoutes } from './routes.ts';
+export {
+  listTaxReport,
+  streamTaxReport,
+  taxYear,
+  type TaxReportEntry,
+  type TaxYear,
+} from './tax-report.ts';

@@ -1,0 +1,90 @@
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.ts';
+import { ledgerAccounts, ledgerPostings, ledgerTransfers } from '../../db/schema/ledger.ts';
+import { challengeEscrow, challengeReview, userWallet } from './accounts.ts';
+
+/** Locks a wallet's ledger account and returns its balance: nothing can move it until commit. */
+export async function lockWalletBalance(db: Executor, userId: number): Promise<bigint> {
+  const [row] = await db
+    .select({ balanceCents: ledgerAccounts.balanceCents })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.key, userWallet(userId)))
+    .for('update');
+  return row?.balanceCents ?? 0n;
+}
+
+/** The balance of each challenge's escrow, zero for those that never had one. */
+/** What each challenge's account named by `accountOf` holds (zero for one that never existed). */
+async function challengeAccountBalances(
+  db: Executor,
+  challengeIds: number[],
+  accountOf: (challengeId: number) => string,
+): Promise<Map<number, bigint>> {
+  const balances = new Map<number, bigint>(challengeIds.map((id) => [id, 0n]));
+  if (challengeIds.length === 0) return balances;
+  const idByKey = new Map(challengeIds.map((id) => [accountOf(id), id]));
+  const rows = await db
+    .select({ key: ledgerAccounts.key, balanceCents: ledgerAccounts.balanceCents })
+    .from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.key, [...idByKey.keys()]));
+  for (const row of rows) {
+    const id = idByKey.get(row.key);
+    if (id !== undefined) balances.set(id, row.balanceCents);
+  }
+  return balances;
+}
+
+export const escrowBalances = (db: Executor, challengeIds: number[]) =>
+  challengeAccountBalances(db, challengeIds, challengeEscrow);
+
+/** What reported results still hold for review (DESIGN §10), by challenge. */
+export const reviewBalances = (db: Executor, challengeIds: number[]) =>
+  challengeAccountBalances(db, challengeIds, challengeReview);
+
+export interface PostedTransfer {
+  id: bigint;
+  postings: Array<{ account: string; amountCents: bigint }>;
+}
+
+/**
+ * The payment that currently pays out a challenge: its newest settlement that no reversal names.
+ * A challenge settled at submission has one; one disputed before any money moved has none.
+ */
+export async function findUnreversedSettlement(
+  db: Executor,
+  challengeId: number,
+): Promise<PostedTransfer | undefined> {
+  const reversals = alias(ledgerTransfers, 'reversal');
+  const [transfer] = await db
+    .select({ id: ledgerTransfers.id })
+    .from(ledgerTransfers)
+    .leftJoin(reversals, eq(reversals.reversesTransferId, ledgerTransfers.id))
+    .where(
+      and(
+        eq(ledgerTransfers.referenceType, 'challenge'),
+        eq(ledgerTransfers.referenceId, String(challengeId)),
+        eq(ledgerTransfers.kind, 'settlement'),
+        isNull(reversals.id),
+      ),
+    )
+    .orderBy(desc(ledgerTransfers.id))
+    .limit(1);
+  if (!transfer) return undefined;
+  const postings = await db
+    .select({ account: ledgerAccounts.key, amountCents: ledgerPostings.amountCents })
+    .from(ledgerPostings)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
+    .where(eq(ledgerPostings.transferId, transfer.id))
+    .orderBy(asc(ledgerAccounts.key));
+  return { id: transfer.id, postings };
+}
+
+/**
+ * What the transfer `transferId` (a column of the caller's statement) put into the wallet of
+ * `userId`, as SQL: a deposit's credit, which may be less than the payment asked for.
+ */
+export const walletCreditOf = (transferId: SQL, userId: number): SQL =>
+  sql`(select lp.amount_cents from ledger_postings lp
+    join ledger_accounts la on la.id = lp.account_id
+    where lp.transfer_id = ${transferId} and la.key = ${userWallet(userId)})`;

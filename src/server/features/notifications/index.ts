@@ -1,0 +1,11 @@
+export {
+  notify,
+  publishNews,
+  tellingSteps,
+  toNotificationView,
+  toldNews,
+  type NewNotification,
+  type StoredNews,
+} from './notify.ts';
+export { listNotifications } from './repository.ts';
+export { notificationRoutes } from './routes.ts';

@@ -1,0 +1,1 @@
+export { servePages } from './serve-pages.ts';

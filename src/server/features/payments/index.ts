@@ -1,0 +1,5 @@
+export { NowPaymentsError, createNowPaymentsClient } from './providers/nowpayments-client.ts';
+export { verifyNowPaymentsSignature } from './providers/nowpayments-signature.ts';
+export { PaymentProviderError } from './providers/types.ts';
+export { paymentRoutes } from './routes.ts';
+export { toPaymentRecord } from './view.ts';

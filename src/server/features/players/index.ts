@@ -1,0 +1,2 @@
+export { playerRoutes } from './routes.ts';
+export { leaderboard, playerProfile } from './view.ts';

@@ -1,0 +1,1 @@
+export { accountSocket } from './account-socket.ts';

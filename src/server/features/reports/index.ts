@@ -1,0 +1,2 @@
+export { findReport, listReports, resolveReport, type ReportWithPeople } from './reports.ts';
+export { reportRoutes } from './routes.ts';

@@ -1,0 +1,3 @@
+export { lockPlayerDeposits, requireWithinDepositLimits } from './deposit-limits.ts';
+export { responsibleGamingRoutes } from './routes.ts';
+export { responsibleGamingOf } from './service.ts';

@@ -1,0 +1,7 @@
+export {
+  findLopsidedPairs,
+  findSharedDevices,
+  findUnplayedWithdrawals,
+  riskFlagsOf,
+  riskSettingsOf,
+} from './risk.ts';

@@ -1,0 +1,2 @@
+export { voiceRoutes } from './routes.ts';
+export { attachVoiceSignalling, leaveSocketIoUpgrades } from './signalling.ts';
