@@ -47,7 +47,7 @@ module.exports = {
     },
     {
       name: 'feature-through-index',
-      comment: "Another feature is reached through its index.ts, never its files.",
+      comment: 'Another feature is reached through its index.ts, never its files.',
       severity: 'error',
       from: { path: `^${FEATURES}/([^/]+)/`, pathNot: NOT_TESTS },
       to: { path: `^${FEATURES}/(?!$1/)[^/]+/(?!index\\.ts$)` },
@@ -86,7 +86,8 @@ module.exports = {
     },
     {
       name: 'ledger-owns-its-tables',
-      comment: "Only the ledger reads or writes ledger_* tables: everyone else calls its functions.",
+      comment:
+        'Only the ledger reads or writes ledger_* tables: everyone else calls its functions.',
       severity: 'error',
       from: { path: '^src/server/', pathNot: `^src/server/(features/ledger|db)/|${NOT_TESTS}` },
       to: { path: '^src/server/db/schema/ledger\\.ts$' },
