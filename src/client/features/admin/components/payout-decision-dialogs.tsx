@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Ban, Send } from 'lucide-react';
-import { PAYOUT_MESSAGES, type AdminPayoutView } from '#shared/contracts/payouts.ts';
+import { failPayoutBodySchema, type AdminPayoutView } from '#shared/contracts/payouts.ts';
+import { ReasonDialog } from '#client/components/reason-dialog.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
@@ -12,7 +13,6 @@ import {
 } from '#client/components/ui/dialog.tsx';
 import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
-import { Textarea } from '#client/components/ui/textarea.tsx';
 import { formatDollars } from '#client/lib/format.ts';
 import { useCompletePayout } from '../api/complete-payout.ts';
 import { useFailPayout } from '../api/fail-payout.ts';
@@ -88,74 +88,25 @@ export function CompletePayoutDialog({ payout }: { payout: AdminPayoutView }) {
 
 /** Fails a payout with a reason the player will read; the amount returns to their balance. */
 export function FailPayoutDialog({ payout }: { payout: AdminPayoutView }) {
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | undefined>();
   const fail = useFailPayout();
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) {
-          setReason('');
-          setError(undefined);
-        }
-      }}
-    >
-      <DialogTrigger asChild>
+    <ReasonDialog
+      trigger={
         <Button variant="ghost" size="sm" className="text-red-300 hover:text-red-200">
           <Ban aria-hidden="true" />
           FAIL
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Fail Payout</DialogTitle>
-          <DialogDescription>
-            {payoutSummary(payout)} will not be sent and the amount returns to their balance.
-          </DialogDescription>
-        </DialogHeader>
-        <form
-          noValidate
-          className="space-y-5"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const trimmed = reason.trim();
-            if (!trimmed) {
-              setError(PAYOUT_MESSAGES.reasonRequired);
-              return;
-            }
-            setError(undefined);
-            fail.mutate(
-              { payoutId: payout.id, reason: trimmed },
-              { onSuccess: () => setOpen(false) },
-            );
-          }}
-        >
-          <Field label="Reason" error={error} hint="The player sees this in their payout history.">
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={3}
-                maxLength={1000}
-                value={reason}
-                onChange={(event) => setReason(event.currentTarget.value)}
-              />
-            )}
-          </Field>
-          <Button
-            type="submit"
-            variant="destructive"
-            size="lg"
-            className="w-full"
-            disabled={fail.isPending}
-          >
-            <Ban aria-hidden="true" />
-            {fail.isPending ? 'SAVING...' : 'MARK AS FAILED'}
-          </Button>
-        </form>
-      </DialogContent>
-    </Dialog>
+      }
+      title="Fail Payout"
+      description={`${payoutSummary(payout)} will not be sent and the amount returns to their balance.`}
+      schema={failPayoutBodySchema}
+      defaultValues={{ reason: '' }}
+      fields={[
+        { name: 'reason', label: 'Reason', hint: 'The player sees this in their payout history.' },
+      ]}
+      submit={{ label: 'MARK AS FAILED', pendingLabel: 'SAVING...', icon: Ban }}
+      pending={fail.isPending}
+      onSubmit={({ reason }, callbacks) => fail.mutate({ payoutId: payout.id, reason }, callbacks)}
+    />
   );
 }

@@ -1,25 +1,11 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheck, CircleSlash } from 'lucide-react';
 import {
   resolveReportBodySchema,
   type AdminReport,
   type ReportAction,
-  type ResolveReportBody,
 } from '#shared/contracts/reports.ts';
+import { ReasonDialog } from '#client/components/reason-dialog.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '#client/components/ui/dialog.tsx';
-import { Field } from '#client/components/ui/field.tsx';
-import { Textarea } from '#client/components/ui/textarea.tsx';
-import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { useResolveReport } from '../api/resolve-report.ts';
 
 const ACTIONS: Record<
@@ -42,48 +28,6 @@ const ACTIONS: Record<
   },
 };
 
-function ResolveReportForm({
-  report,
-  action,
-  onDone,
-}: {
-  report: AdminReport;
-  action: ReportAction;
-  onDone: () => void;
-}) {
-  const resolve = useResolveReport();
-  const { confirm, icon: Icon, hint } = ACTIONS[action];
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<ResolveReportBody>({
-    resolver: zodResolver(resolveReportBodySchema),
-    defaultValues: { action, note: '' },
-  });
-  const onSubmit = handleSubmit((values) =>
-    resolve.mutate(
-      { reportId: report.id, ...values },
-      {
-        onSuccess: onDone,
-        onError: (error) => applyServerFieldErrors(error, setError, ['note']),
-      },
-    ),
-  );
-  return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-5">
-      <Field label="Note" error={errors.note?.message} hint={hint}>
-        {(control) => <Textarea {...control} rows={3} {...register('note')} />}
-      </Field>
-      <Button type="submit" size="lg" className="w-full" disabled={resolve.isPending}>
-        <Icon aria-hidden="true" />
-        {resolve.isPending ? 'SAVING...' : confirm}
-      </Button>
-    </form>
-  );
-}
-
 /** Closes an open report one way or the other, with a note for the audit log. */
 export function ResolveReportDialog({
   report,
@@ -92,25 +36,26 @@ export function ResolveReportDialog({
   report: AdminReport;
   action: ReportAction;
 }) {
-  const [open, setOpen] = useState(false);
-  const { trigger, title, icon: Icon } = ACTIONS[action];
+  const resolve = useResolveReport();
+  const { trigger, title, confirm, icon: Icon, hint } = ACTIONS[action];
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
+    <ReasonDialog
+      trigger={
         <Button variant={action === 'dismiss' ? 'outline' : 'primary'} size="sm">
           <Icon aria-hidden="true" />
           {trigger}
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>
-            {report.reporter.username}’s report about {report.reported.username}: “{report.reason}”
-          </DialogDescription>
-        </DialogHeader>
-        <ResolveReportForm report={report} action={action} onDone={() => setOpen(false)} />
-      </DialogContent>
-    </Dialog>
+      }
+      title={title}
+      description={`${report.reporter.username}’s report about ${report.reported.username}: “${report.reason}”`}
+      schema={resolveReportBodySchema}
+      defaultValues={{ action, note: '' }}
+      fields={[{ name: 'note', label: 'Note', hint }]}
+      submit={{ label: confirm, pendingLabel: 'SAVING...', icon: Icon, variant: 'primary' }}
+      pending={resolve.isPending}
+      onSubmit={(values, callbacks) =>
+        resolve.mutate({ reportId: report.id, ...values }, callbacks)
+      }
+    />
   );
 }

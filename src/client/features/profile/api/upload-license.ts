@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   LICENSE_ACCEPT,
   LICENSE_FIELD,
@@ -8,6 +7,11 @@ import {
 } from '#shared/contracts/profile.ts';
 import { UPLOAD_BYTES_MAX, UPLOAD_MESSAGES } from '#shared/contracts/uploads.ts';
 import { toast } from '#client/lib/toast.ts';
+import {
+  UploadError,
+  uploadWithProgress,
+  useUploadMutation,
+} from '#client/lib/upload-with-progress.ts';
 import { verificationQueryKey } from './get-verification.ts';
 
 /** SPEC §5 and §8, word for word. */
@@ -45,90 +49,32 @@ export function licenseFileProblem(file: File): FileProblem | null {
   return null;
 }
 
-/** Why an upload failed: the server said no (with its words), or no answer came at all. */
-export class LicenseUploadError extends Error {
-  override readonly name = 'LicenseUploadError';
-  readonly kind: 'refused' | 'network';
-
-  constructor(kind: 'refused' | 'network', message: string) {
-    super(message);
-    this.kind = kind;
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function messageFromBody(text: string): string | null {
-  const body = parseJson(text);
-  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
-    return body.message || null;
-  }
-  return null;
-}
-
-/**
- * Sends the licence as multipart field `driversLicense`. XMLHttpRequest rather than fetch because
- * only it reports upload progress, which a 25 MB photo over a phone connection needs.
- */
+/** Sends the licence as multipart field `driversLicense`, with its progress. */
 export function uploadLicense(
   file: File,
   onProgress: (percent: number) => void,
 ): Promise<UploadLicenseResponse> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', '/api/user/upload-license');
-    request.setRequestHeader('Accept', 'application/json');
-    request.withCredentials = true;
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) {
-        onProgress(Math.round((event.loaded / event.total) * 100));
-      }
-    };
-    request.onload = () => {
-      if (request.status >= 200 && request.status < 300) {
-        const parsed = uploadLicenseResponseSchema.safeParse(parseJson(request.responseText));
-        if (parsed.success) {
-          onProgress(100);
-          resolve(parsed.data);
-          return;
-        }
-      }
-      reject(
-        new LicenseUploadError(
-          'refused',
-          messageFromBody(request.responseText) ?? LICENSE_MESSAGES.failedFallback,
-        ),
-      );
-    };
-    request.onerror = () => reject(new LicenseUploadError('network', LICENSE_MESSAGES.network));
-    const form = new FormData();
-    form.append(LICENSE_FIELD, file);
-    request.send(form);
+  return uploadWithProgress({
+    url: '/api/user/upload-license',
+    field: LICENSE_FIELD,
+    file,
+    schema: uploadLicenseResponseSchema,
+    onProgress,
+    refusedMessage: LICENSE_MESSAGES.failedFallback,
+    networkMessage: LICENSE_MESSAGES.network,
   });
 }
 
 /** The upload with its progress (0 to 100), its SPEC §8 toasts and the status refresh. */
 export function useUploadLicense() {
   const queryClient = useQueryClient();
-  const [progress, setProgress] = useState(0);
-  const mutation = useMutation({
-    mutationFn: (file: File) => {
-      setProgress(0);
-      return uploadLicense(file, setProgress);
-    },
+  return useUploadMutation(uploadLicense, {
     onSuccess: ({ message }) => {
       toast({ title: 'VERIFICATION SUCCESSFUL', description: message });
       void queryClient.invalidateQueries({ queryKey: verificationQueryKey });
     },
     onError: (error) => {
-      setProgress(0);
-      if (error instanceof LicenseUploadError && error.kind === 'network') {
+      if (error instanceof UploadError && error.kind === 'network') {
         toast({ title: 'UPLOAD FAILED', description: error.message, variant: 'destructive' });
         return;
       }
@@ -139,5 +85,4 @@ export function useUploadLicense() {
       });
     },
   });
-  return { ...mutation, progress };
 }
