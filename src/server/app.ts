@@ -100,8 +100,8 @@ export interface BuildAppOptions {
    */
   reconcilePaymentsEveryMs?: number;
   /**
-   * How often this instance's payout sender looks for due payouts (DESIGN §15); unset, none runs
-   * (tests call its pass themselves). The server sets it.
+   * How often this instance's payout sender looks for due payouts (docs/payouts.md); unset, none
+   * runs (tests call its pass themselves). The server sets it.
    */
   sendPayoutsEveryMs?: number;
   /**
@@ -111,7 +111,8 @@ export interface BuildAppOptions {
   fairPlayEveryMs?: number;
   /**
    * How often tournaments whose start time came are started and tournament results whose review
-   * ended stand (DESIGN §13); unset, no worker runs (tests call its pass). The server sets it.
+   * ended stand (docs/tournaments.md); unset, no worker runs (tests call its pass). The server sets
+   * it.
    */
   tournamentsEveryMs?: number;
   /**

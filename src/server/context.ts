@@ -37,7 +37,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   twoFactorPerAddress: { name: 'two-factor:ip', limit: 30, windowMs: 15 * 60_000 },
   twoFactorPerUser: { name: 'two-factor:user', limit: 10, windowMs: 15 * 60_000 },
   // Creating a deposit calls a payment provider: five a minute is plenty for a person. Status
-  // checks poll every 15 s (SPEC §9); ten per 30 s leaves room for a second tab.
+  // checks poll every 15 s (docs/product.md#constants); ten per 30 s leaves room for a second tab.
   paymentCreatePerUser: { name: 'payment:create', limit: 5, windowMs: 60_000 },
   paymentStatusPerUser: { name: 'payment:status', limit: 10, windowMs: 30_000 },
   // Each request is reviewed by a person: ten an hour is far above honest use and keeps a script
@@ -45,9 +45,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   payoutRequestPerUser: { name: 'payout:request', limit: 10, windowMs: 60 * 60_000 },
   // Reports go to a person too; someone with ten honest reports in an hour can wait for it.
   reportPerUser: { name: 'report:player', limit: 10, windowMs: 60 * 60_000 },
-  // Account security (DESIGN §16). A password change needs the current password: the same
-  // budget as logins. Reset links go to a person's mailbox: three an hour per account is enough
-  // to get one that arrives, and twenty per address lets a household or an office share one.
+  // Account security (docs/accounts.md#account-security). A password change needs the current
+  // password: the same budget as logins. Reset links go to a person's mailbox: three an hour per
+  // account is enough to get one that arrives, and twenty per address lets a household or an office
+  // share one.
   passwordChangePerUser: { name: 'password:change', limit: 10, windowMs: 15 * 60_000 },
   passwordResetPerAddress: { name: 'password-reset:ip', limit: 20, windowMs: 60 * 60_000 },
   passwordResetPerAccount: { name: 'password-reset:user', limit: 3, windowMs: 60 * 60_000 },
@@ -72,7 +73,9 @@ export interface AppContext {
   /** Balances this instance showed in the last seconds (kept current by `bus` events). */
   balanceCache: BalanceCache;
   rateLimits: RateLimits;
-  /** The origin of PUBLIC_URL: allowed for unsafe requests, and https there means Secure cookies. */
+  /**
+   * The origin of PUBLIC_URL: allowed for unsafe requests, and https there means Secure cookies.
+   */
   publicOrigin: string | undefined;
   /**
    * Where links in mail point: PUBLIC_URL, or this server on localhost when it is unset (never
@@ -81,7 +84,9 @@ export interface AppContext {
   linkBase: string;
   /** Delivers queued mail now, not at the worker's next tick: a person waits for a reset link. */
   wakeMail(): void;
-  /** Where a client's address is (DESIGN §11); knows nothing when GEO_CHECK is off. */
+  /**
+   * Where a client's address is (docs/responsible-play.md); knows nothing when GEO_CHECK is off.
+   */
   geo: GeoLocator;
 }
 

@@ -66,7 +66,7 @@ describe('parseEnv', () => {
     }
   });
 
-  it('reads EXCLUDED_STATES as state codes or none, with DESIGN §11 list by default', () => {
+  it('reads EXCLUDED_STATES as state codes or none, with docs/responsible-play.md list by default', () => {
     expect(parseEnv({}).EXCLUDED_STATES).toEqual([
       'AR',
       'AZ',

@@ -181,7 +181,7 @@ const envSchema = z.object({
     .default('https://api.nowpayments.io'),
   /**
    * The NOWPayments account's sign-in and its 2FA app's base32 secret: with them (and the API
-   * key) payouts are sent through NOWPayments (DESIGN §15). Set all three or none.
+   * key) payouts are sent through NOWPayments (docs/payouts.md). Set all three or none.
    */
   NOWPAYMENTS_EMAIL: z
     .email({ error: 'must be the e-mail address of the NOWPayments account' })
@@ -197,7 +197,7 @@ const envSchema = z.object({
     .default('btc'),
   /**
    * Where a player is sent to pay when a crypto payment cannot be created through the API
-   * (SPEC §7's fallback): for example the operator's NOWPayments payment link.
+   * (the fallback of docs/product.md#calls): for example the operator's NOWPayments payment link.
    */
   CRYPTO_FALLBACK_PAYMENT_URL: z
     .url({ protocol: /^https$/, error: 'must be an https:// URL' })
@@ -211,7 +211,10 @@ const envSchema = z.object({
     .min(16, 'must be at least 16 characters')
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
     .optional(),
-  /** How long a reported result waits for the opponent before its winner is paid (DESIGN §10). */
+  /**
+   * How long a reported result waits for the opponent before its winner is paid
+   * (docs/fair-play.md).
+   */
   RESULT_REVIEW_HOURS: z.coerce
     .number({ error: 'must be 1 to 168 hours' })
     .int('must be 1 to 168 hours')
@@ -232,7 +235,7 @@ const envSchema = z.object({
     .min(1, 'must be 1 to 720 hours')
     .max(720, 'must be 1 to 720 hours')
     .default(24),
-  /** How long a tournament match's reported result waits for the opponent (DESIGN §13). */
+  /** How long a tournament match's reported result waits for the opponent (docs/tournaments.md). */
   TOURNAMENT_REVIEW_MINUTES: z.coerce
     .number({ error: 'must be 1 to 1440 minutes' })
     .int('must be 1 to 1440 minutes')
@@ -240,8 +243,8 @@ const envSchema = z.object({
     .max(1440, 'must be 1 to 1440 minutes')
     .default(30),
   /**
-   * How long a tournament match may go unplayed once both its players are known (DESIGN §13,
-   * decision 0020): then the worker decides it.
+   * How long a tournament match may go unplayed once both its players are known
+   * (docs/tournaments.md, decision 0020): then the worker decides it.
    */
   TOURNAMENT_MATCH_MINUTES: z.coerce
     .number({ error: 'must be 10 to 10080 minutes' })
@@ -250,33 +253,43 @@ const envSchema = z.object({
     .max(10080, 'must be 10 to 10080 minutes')
     .default(60),
   /**
-   * Admins must sign in with a second factor (DESIGN §16): without it, every admin route answers
-   * 403 and the admin page shows the set-up. Turning it off is for closed test deployments only.
+   * Admins must sign in with a second factor (docs/accounts.md#account-security): without it, every
+   * admin route answers 403 and the admin page shows the set-up. Turning it off is for closed test
+   * deployments only.
    */
   ADMIN_2FA_REQUIRED: booleanFlag.default(true),
-  /** Where cash play is refused (DESIGN §11), declared by the player or located by address. */
+  /**
+   * Where cash play is refused (docs/responsible-play.md), declared by the player or located by
+   * address.
+   */
   EXCLUDED_STATES: excludedStates.default([...DEFAULT_EXCLUDED_STATES]),
   /**
    * Locate the client's address in the offline city database on registration, deposits, creating
-   * and accepting (DESIGN §11). Off only for development on addresses the database would misplace.
+   * and accepting (docs/responsible-play.md). Off only for development on addresses the database
+   * would misplace.
    */
   GEO_CHECK: booleanFlag.default(true),
-  /** A payout needs an approved ID verification (DESIGN §11). Off only for closed tests. */
+  /**
+   * A payout needs an approved ID verification (docs/responsible-play.md). Off only for closed
+   * tests.
+   */
   KYC_REQUIRED_FOR_PAYOUT: booleanFlag.default(true),
-  /** The most one player's payouts may total in any 24 hours, in dollars (DESIGN §11). */
+  /**
+   * The most one player's payouts may total in any 24 hours, in dollars (docs/responsible-play.md).
+   */
   PAYOUT_DAILY_LIMIT: dollarAmount.default(250_000n),
-  /** The coins payouts are offered in, as NOWPayments names them (DESIGN §15). */
+  /** The coins payouts are offered in, as NOWPayments names them (docs/payouts.md). */
   PAYOUT_CURRENCIES: payoutCurrencies.default(['usdttrc20', 'btc', 'eth', 'ltc']),
-  /** The largest payout sent without an admin's look, in dollars (DESIGN §15). */
+  /** The largest payout sent without an admin's look, in dollars (docs/payouts.md). */
   AUTO_PAYOUT_MAX: dollarAmount.default(50_000n),
   /**
    * The net winnings in one calendar year (prizes credited − the stakes of those challenges) at
-   * which a player is listed in the admin's tax report, in dollars (DESIGN §11).
+   * which a player is listed in the admin's tax report, in dollars (docs/responsible-play.md).
    */
   TAX_REPORT_THRESHOLD: dollarAmount.default(200_000n),
   CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
   CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
-  /** How many days back the admin's RISK tab looks (DESIGN §14). */
+  /** How many days back the admin's RISK tab looks (docs/operator-tools.md). */
   RISK_WINDOW_DAYS: wholeNumber(1, 365).default(30),
   /** Accounts on one address or one browser in the window that the RISK tab lists. */
   RISK_SHARED_ACCOUNTS_MIN: wholeNumber(2, 100).default(2),

@@ -1,7 +1,7 @@
 /**
- * The lobby's choices (DESIGN §12) without zod: the home page reads them before its first frame,
- * and must not build every challenge schema to do so (decision 8). `contracts/challenges.ts`
- * re-exports them beside the schemas that use them.
+ * The lobby's choices (docs/challenges.md#finding-an-opponent) without zod: the home page reads
+ * them before its first frame, and must not build every challenge schema to do so (decision 8).
+ * `contracts/challenges.ts` re-exports them beside the schemas that use them.
  */
 
 export const GAME_MAX = 80;

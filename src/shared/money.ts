@@ -1,7 +1,7 @@
 /**
- * Money is integer cents in `bigint` everywhere it is computed (DESIGN §2). Dollars appear only
- * at the edges: parsed from the text a person typed, and shown as a JSON number or a "$1.00"
- * string. No function here does float arithmetic on an amount.
+ * Money is integer cents in `bigint` everywhere it is computed (docs/money-and-ledger.md). Dollars
+ * appear only at the edges: parsed from the text a person typed, and shown as a JSON number or a
+ * "$1.00" string. No function here does float arithmetic on an amount.
  */
 export type Cents = bigint;
 
@@ -47,7 +47,7 @@ export function centsToDecimalString(cents: Cents): string {
   return `${negative ? '-' : ''}${whole}.${fraction}`;
 }
 
-/** The API shows dollars as JSON numbers with at most two decimals (DESIGN §2). */
+/** The API shows dollars as JSON numbers with at most two decimals (docs/money-and-ledger.md). */
 export function centsToDollarNumber(cents: Cents): number {
   return Number(centsToDecimalString(cents));
 }

@@ -5,17 +5,17 @@
  */
 export const PAGES = {
   auth: { pattern: /^\/auth$/, module: 'app/routes/auth.tsx' },
-  // The two pages of mailed links (DESIGN §16), open signed in or not.
+  // The two pages of mailed links (docs/accounts.md#account-security), open signed in or not.
   resetPassword: { pattern: /^\/reset-password$/, module: 'app/routes/reset-password.tsx' },
   verifyEmail: { pattern: /^\/verify-email$/, module: 'app/routes/verify-email.tsx' },
   home: { pattern: /^\/$/, module: 'app/routes/home.tsx' },
   profile: { pattern: /^\/profile$/, module: 'app/routes/profile.tsx' },
   challenge: { pattern: /^\/challenges\/[^/]+$/, module: 'app/routes/challenge-detail.tsx' },
   payouts: { pattern: /^\/payouts$/, module: 'app/routes/payouts.tsx' },
-  // Finding an opponent (DESIGN §12).
+  // Finding an opponent (docs/challenges.md#finding-an-opponent).
   player: { pattern: /^\/players\/[^/]+$/, module: 'app/routes/player.tsx' },
   leaderboard: { pattern: /^\/leaderboard$/, module: 'app/routes/leaderboard.tsx' },
-  // Tournaments (DESIGN §13).
+  // Tournaments (docs/tournaments.md).
   tournaments: { pattern: /^\/tournaments$/, module: 'app/routes/tournaments.tsx' },
   tournament: {
     pattern: /^\/tournaments\/[^/]+$/,

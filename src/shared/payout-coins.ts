@@ -1,6 +1,6 @@
 /**
- * The coins a payout can be sent in (DESIGN §15), as NOWPayments names them. Each knows how its
- * addresses are written, whether a withdrawal to it needs a memo or destination tag, and where
+ * The coins a payout can be sent in (docs/payouts.md), as NOWPayments names them. Each knows how
+ * its addresses are written, whether a withdrawal to it needs a memo or destination tag, and where
  * a transaction can be looked up. The formats are the coins' own: the sandbox checks an address
  * against them, the real provider's validation comes on top on the server.
  */

@@ -1,6 +1,7 @@
 /**
- * Breaks a player takes from cash play (DESIGN §11), and their wording. A module without zod,
- * like `suspension.ts`, so that the banner the top bar shows can word one without loading zod.
+ * Breaks a player takes from cash play (docs/responsible-play.md), and their wording. A module
+ * without zod, like `suspension.ts`, so that the banner the top bar shows can word one without
+ * loading zod.
  */
 import { formatSuspensionEnd } from './suspension.ts';
 

@@ -1,6 +1,6 @@
 /**
- * A player's suspension as the API shows it (DESIGN §10): why, and until when (null: until an
- * admin lifts it). A module without zod, like `error-codes.ts`, so that the banner the top bar
+ * A player's suspension as the API shows it (docs/fair-play.md): why, and until when (null: until
+ * an admin lifts it). A module without zod, like `error-codes.ts`, so that the banner the top bar
  * shows can word it without bringing zod into the first page.
  */
 export interface Suspension {

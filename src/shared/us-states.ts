@@ -1,6 +1,6 @@
 /**
- * The 50 states and the District of Columbia, by USPS code (DESIGN §11). A module without zod:
- * the registration form's select and the server's location rules both read it.
+ * The 50 states and the District of Columbia, by USPS code (docs/responsible-play.md). A module
+ * without zod: the registration form's select and the server's location rules both read it.
  */
 export const US_STATES = [
   { code: 'AL', name: 'Alabama' },
@@ -77,7 +77,10 @@ export function stateCodeOfName(name: string): StateCode | undefined {
   return CODES.get(name);
 }
 
-/** Where cash competitions are not offered unless EXCLUDED_STATES says otherwise (DESIGN §11). */
+/**
+ * Where cash competitions are not offered unless EXCLUDED_STATES says otherwise
+ * (docs/responsible-play.md).
+ */
 export const DEFAULT_EXCLUDED_STATES: readonly StateCode[] = [
   'AR',
   'AZ',
@@ -90,7 +93,7 @@ export const DEFAULT_EXCLUDED_STATES: readonly StateCode[] = [
   'TN',
 ];
 
-/** DESIGN §11's refusals, word for word. */
+/** The refusals of docs/responsible-play.md, word for word. */
 export const LOCATION_MESSAGES = {
   notAvailableIn: (name: string) => `Cash competitions are not available in ${name}.`,
   outsideUnitedStates: 'Cash competitions are only available in the United States.',

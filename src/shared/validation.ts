@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The SPEC's generic fallback messages (§5): every zod issue that a schema does not word itself
- * reads "Required" when the value is missing and "Invalid input" otherwise. Both the server and
- * the client import this module before any schema runs, so the two sides agree on the words.
+ * The product's generic fallback messages (docs/product.md#validation): every zod issue that a
+ * schema does not word itself reads "Required" when the value is missing and "Invalid input"
+ * otherwise. Both the server and the client import this module before any schema runs, so the two
+ * sides agree on the words.
  */
 export const FALLBACK_MESSAGES = {
   required: 'Required',

@@ -16,10 +16,10 @@ import { payoutsQueryKey } from '#client/features/payouts/api/get-payouts.ts';
 import { tournamentsQueryKey } from '#shared/page-data.ts';
 
 /**
- * What an account event changes on screen. BALANCE_UPDATE replaces the cached balance (SPEC §4)
- * and the wallet history it came from; CHALLENGE_UPDATED refreshes every list, the counts and
- * that challenge's page, so nobody has to reload to see an opponent's move; news of a suspension
- * brings the banner that explains it.
+ * What an account event changes on screen. BALANCE_UPDATE replaces the cached balance
+ * (docs/product.md#states) and the wallet history it came from; CHALLENGE_UPDATED refreshes every
+ * list, the counts and that challenge's page, so nobody has to reload to see an opponent's move;
+ * news of a suspension brings the banner that explains it.
  */
 export function applyAccountEvent(
   queryClient: QueryClient,
@@ -51,14 +51,14 @@ export function applyAccountEvent(
       void invalidateChallenge(queryClient, event.challengeId);
       return;
     case 'TOURNAMENT_UPDATED':
-      // Joins, results and advances change the lists and the bracket (DESIGN §13).
+      // Joins, results and advances change the lists and the bracket (docs/tournaments.md).
       void readAgain(queryClient, tournamentsQueryKey);
       return;
     case 'NOTIFICATION':
       // The bell's count and list read afresh. A suspension set or lifted, or a break taken in
       // another tab, changes what the app offers, so the user is read again too.
       void readAgain(queryClient, notificationsQueryKey);
-      // A payout moved on its way out (DESIGN §15): the payouts page shows its new stage.
+      // A payout moved on its way out (docs/payouts.md): the payouts page shows its new stage.
       if (event.notification.kind.startsWith('payout_'))
         void readAgain(queryClient, payoutsQueryKey);
       if (

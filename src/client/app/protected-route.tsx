@@ -5,8 +5,9 @@ import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { useUser } from '#client/features/auth/api/get-user.ts';
 
 /**
- * SPEC §2: while the user loads a centred spinner shows, with a user the page renders, otherwise
- * the visitor goes to /auth. The page receives the user, so it never has to handle "signed out".
+ * docs/product.md#screens: while the user loads a centred spinner shows, with a user the page
+ * renders, otherwise the visitor goes to /auth. The page receives the user, so it never has to
+ * handle "signed out".
  */
 export function ProtectedRoute({ children }: { children: (user: PublicUser) => ReactNode }) {
   const { user, isLoading } = useUser();

@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { DELETED_USERNAME_PREFIX } from '#shared/lobby.ts';
 import { cn } from '#client/lib/cn.ts';
 
-/** The address of a player's page (DESIGN §12). */
+/** The address of a player's page (docs/challenges.md#finding-an-opponent). */
 export const playerPath = (username: string) => `/players/${encodeURIComponent(username)}`;
 
 /**

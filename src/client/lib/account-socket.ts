@@ -14,7 +14,10 @@ import {
 
 export type ReconnectPolicy = typeof REALTIME_RECONNECT;
 
-/** The wait before reconnect attempt `attempt` (1-based): 1 s, 2 s, 4 s, … capped (SPEC §4). */
+/**
+ * The wait before reconnect attempt `attempt` (1-based): 1 s, 2 s, 4 s, … capped
+ * (docs/product.md#states).
+ */
 export function reconnectDelayMs(
   attempt: number,
   policy: ReconnectPolicy = REALTIME_RECONNECT,
@@ -58,15 +61,16 @@ function warnInConsole(message: string, detail?: unknown): void {
   console.warn(`[account socket] ${message}`, detail);
 }
 
-/** `ws:` or `wss:` to match the page, same host, path /ws (SPEC §7). */
+/** `ws:` or `wss:` to match the page, same host, path /ws (docs/product.md#calls). */
 export function accountSocketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
 }
 
 /**
- * The account socket of one signed-in session (SPEC §4). It keeps at most one connection (or
- * connection attempt) at a time, answers PING with PONG, and after an unexpected close reconnects
- * up to `maxAttempts` times with a doubling, capped delay; a successful open resets the count.
+ * The account socket of one signed-in session (docs/product.md#states). It keeps at most one
+ * connection (or connection attempt) at a time, answers PING with PONG, and after an unexpected
+ * close reconnects up to `maxAttempts` times with a doubling, capped delay; a successful open
+ * resets the count.
  */
 export class AccountSocket {
   private readonly options: AccountSocketOptions;

@@ -104,7 +104,7 @@ describe('loadedOnce', () => {
   });
 });
 
-describe('api client errors: "status: body text" (SPEC §7)', () => {
+describe('api client errors: "status: body text" (docs/product.md#calls)', () => {
   it('uses the message of a JSON error body and keeps its code', async () => {
     stubResponse(
       Response.json(

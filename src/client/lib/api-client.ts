@@ -18,9 +18,9 @@ interface ApiErrorInit {
 }
 
 /**
- * A non-2xx answer from the API. The message is the status, a colon and the body text, as SPEC §7
- * requires ("401: Invalid username or password"); the structured parts of the error body are kept
- * beside it so callers branch on `code` and show `fields` under their inputs.
+ * A non-2xx answer from the API. The message is the status, a colon and the body text, as
+ * docs/product.md#calls requires ("401: Invalid username or password"); the structured parts of the
+ * error body are kept beside it so callers branch on `code` and show `fields` under their inputs.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -40,8 +40,9 @@ export class ApiError extends Error {
 }
 
 /**
- * The server's own words without the "status: " prefix that ApiError's message carries (SPEC
- * §7): for a panel or form that shows a player the sentence, not the HTTP status.
+ * The server's own words without the "status: " prefix that ApiError's message carries
+ * (docs/product.md#calls): for a panel or form that shows a player the sentence, not the HTTP
+ * status.
  */
 export function serverText(error: ApiError): string {
   const prefix = `${error.status}: `;
@@ -110,7 +111,8 @@ async function toApiError(response: Response): Promise<ApiError> {
 
 /**
  * The one place the client talks HTTP to its own API: cookies are sent, JSON is asked for, nothing
- * is cached by the browser (SPEC §7), and any non-2xx answer throws an {@link ApiError}.
+ * is cached by the browser (docs/product.md#calls), and any non-2xx answer throws an {@link
+ * ApiError}.
  */
 export async function apiFetch(
   method: HttpMethod,

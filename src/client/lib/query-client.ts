@@ -1,8 +1,9 @@
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 
 /**
- * SPEC §7: reads and writes are never retried; reads never go stale and never refetch on focus,
- * reconnect or an interval. Fresh data arrives through mutations and realtime updates instead.
+ * docs/product.md#calls: reads and writes are never retried; reads never go stale and never refetch
+ * on focus, reconnect or an interval. Fresh data arrives through mutations and realtime updates
+ * instead.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({

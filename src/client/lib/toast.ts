@@ -61,7 +61,10 @@ export function dismissToast(id?: string): void {
   setToasts(toasts.map((item) => (closing.includes(item) ? { ...item, open: false } : item)));
 }
 
-/** Shows a toast. With SPEC §9's limit of one, it replaces whatever toast is showing. */
+/**
+ * Shows a toast. With the product's limit of one (docs/product.md#constants), it replaces whatever
+ * toast is showing.
+ */
 export function toast(options: ToastOptions): ToastHandle {
   nextId += 1;
   const id = String(nextId);

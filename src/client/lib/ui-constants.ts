@@ -1,5 +1,6 @@
 /**
- * Interface constants from SPEC §9, in one place so the shell, the toasts and their tests agree.
+ * Interface constants from docs/product.md#constants, in one place so the shell, the toasts and
+ * their tests agree.
  */
 
 /** Each scroll-button press moves the page this far, smoothly. */
@@ -20,7 +21,7 @@ export const TOAST_HOTKEY = 'F8';
  */
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
-/** SPEC §9: how long the Submit Results toasts stay. */
+/** docs/product.md#constants: how long the Submit Results toasts stay. */
 export const RESULTS_SUCCESS_TOAST_MS = 8000;
 export const SUBMISSION_FAILED_TOAST_MS = 5000;
 export const AUTH_ERROR_TOAST_MS = 7000;

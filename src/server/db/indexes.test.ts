@@ -115,12 +115,14 @@ const FILL = [
        case when g % 10 > 1 then 1000 end, case when g % 10 > 3 then 50 end,
        case when g % 10 > 1 then now() end
      from generate_series(1, ${ROWS}) g`,
-  // Results reported under review (DESIGN §10): nearly all released long ago, a few still held.
+  // Results reported under review (docs/fair-play.md): nearly all released long ago, a few still
+  // held.
   `update challenges set review_ends_at = completed_at + interval '1 day',
        released_at = case when id % 1000 = 4 then null else now() end,
        release_cause = case when id % 1000 = 4 then null else 'confirmed' end
      where status = 'completed'`,
-  // The leaderboards (DESIGN §12): every player has a row per period, overall and for Chess.
+  // The leaderboards (docs/challenges.md#finding-an-opponent): every player has a row per period,
+  // overall and for Chess.
   `insert into leaderboard_entries (period, period_start, game_key, user_id, played, wins,
        net_cents)
      select p.period, p.period_start, k.game_key, g, 1 + g % 7, g % 5, (g % 41 - 20) * 100
@@ -188,8 +190,8 @@ const FILL = [
      select g, (g % ${ROWS}) + 1, 'Cheating', case when g % 2000 = 0 then 'open' else 'dismissed' end,
        now() - (g || ' seconds')::interval
      from generate_series(1, ${ROWS}) g`,
-  // Tournaments of four (DESIGN §13): nearly all finished, a few open or live; each player holds
-  // one entry, and each tournament its three matches.
+  // Tournaments of four (docs/tournaments.md): nearly all finished, a few open or live; each player
+  // holds one entry, and each tournament its three matches.
   `insert into tournaments (game, console, entry_fee_cents, size, starts_at, prize_split, status,
        created_by)
      select 'Chess', 'PC', 300, 4, now(), '{70,30}',
@@ -319,7 +321,8 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
           before: 4_242,
         }),
     ],
-    // The lobby's filters (DESIGN §12): every combination the filter bar can send, on each tab.
+    // The lobby's filters (docs/challenges.md#finding-an-opponent): every combination the filter
+    // bar can send, on each tab.
     ...LOBBY_FILTERS.flatMap(([filterName, filters]) =>
       CHALLENGE_SORTS.flatMap((sort): Array<[string, (db: Database) => Promise<unknown>]> => [
         [
@@ -371,7 +374,7 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
     ['challenge row by id', (db) => findChallenge(db, 77_777)],
     ['challenge locked by id', (db) => inTransaction(db, ({ tx }) => lockChallenge(tx, 77_777))],
     ['challenge counts', (db) => countChallenges(db, viewer)],
-    // Player pages, leaderboards, game suggestions (DESIGN §12).
+    // Player pages, leaderboards, game suggestions (docs/challenges.md#finding-an-opponent).
     ['a player’s last results', (db) => findPlayerResults(db, viewer)],
     ['a player’s games played most', (db) => findPlayerGames(db, viewer)],
     ...(['week', 'month', 'all'] as const).flatMap((period) =>
@@ -488,7 +491,7 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
         });
       },
     ],
-    // Finding an opponent (DESIGN §12).
+    // Finding an opponent (docs/challenges.md#finding-an-opponent).
     [
       'opponent suggestions by first letters',
       (db) => suggestOpponents(db, viewer, 'player_4242', now),
@@ -565,7 +568,7 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
           targetId: '777',
         }),
     ],
-    // Fair play (DESIGN §10).
+    // Fair play (docs/fair-play.md).
     ['a player’s available and under-review balances', (db) => getUserBalances(db, viewer)],
     [
       'due reviews released, reviews ending reminded, matches out of time refunded',

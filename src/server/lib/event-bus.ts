@@ -8,19 +8,21 @@ import type { NotificationView } from '#shared/contracts/notifications.ts';
  * bus is PostgreSQL-backed, so they are plain JSON: money travels as a decimal string of cents.
  */
 export type AppEvent =
-  /** Something the player is told (DESIGN §10), once it has committed. */
+  /** Something the player is told (docs/fair-play.md), once it has committed. */
   | { type: 'notification'; userId: number; notification: NotificationView }
   | {
       type: 'balance';
       userId: number;
-      /** The API's `balance`: available plus under review (DESIGN §10). */
+      /** The API's `balance`: available plus under review (docs/fair-play.md). */
       balanceCents: string;
       availableCents: string;
       underReviewCents: string;
     }
   /** A challenge changed; `audience` is who may see it: everyone, or its players. */
   | { type: 'challenge'; challengeId: number; status: string; audience: 'all' | number[] }
-  /** A tournament, its entries or its bracket changed (DESIGN §13): everyone may see it. */
+  /**
+   * A tournament, its entries or its bracket changed (docs/tournaments.md): everyone may see it.
+   */
   | { type: 'tournament'; tournamentId: number; status: string }
   /** Every session of the user ended (deletion, admin action): close all their sockets. */
   | { type: 'sessions-revoked'; userId: number }
@@ -106,7 +108,9 @@ export function createLocalBus(): EventBus {
   };
 }
 
-/** Resolves after the event loop's current turn: its promise callbacks and I/O callbacks have run. */
+/**
+ * Resolves after the event loop's current turn: its promise callbacks and I/O callbacks have run.
+ */
 const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface BusLogger {

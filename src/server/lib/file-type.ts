@@ -33,9 +33,10 @@ const KNOWN: ReadonlySet<string> = new Set<DetectedType>([
 const isKnown = (mime: string): mime is DetectedType => KNOWN.has(mime);
 
 /**
- * The file's real type from its first bytes, whatever its name or declared type says (DESIGN §7),
- * read by the maintained `file-type` package, which also reads MP4 and WebM containers. Only the
- * formats the product accepts are known; anything else is null.
+ * The file's real type from its first bytes, whatever its name or declared type says
+ * (docs/architecture.md#files-and-mail), read by the maintained `file-type` package, which also
+ * reads MP4 and WebM containers. Only the formats the product accepts are known; anything else is
+ * null.
  */
 export async function detectFileType(head: Uint8Array): Promise<DetectedType | null> {
   const found = await fileTypeFromBuffer(head);
@@ -58,7 +59,7 @@ export const DOCUMENT_TYPES: ReadonlySet<DetectedType> = new Set([
   'application/pdf',
 ]);
 
-/** A dispute's evidence (DESIGN §10): a screenshot or a recording of the match. */
+/** A dispute's evidence (docs/fair-play.md): a screenshot or a recording of the match. */
 export const EVIDENCE_TYPES: ReadonlySet<DetectedType> = new Set([
   ...IMAGE_TYPES,
   'video/mp4',

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { dbIpLocator } from './geo-locator.ts';
 
-/** The shipped city database, read offline (DESIGN §11): universities' own addresses. */
+/**
+ * The shipped city database, read offline (docs/responsible-play.md): universities' own addresses.
+ */
 describe('the DB-IP city locator', () => {
   const geo = dbIpLocator();
 

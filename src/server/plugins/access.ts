@@ -29,10 +29,10 @@ export function requireUser(request: FastifyRequest): User {
 }
 
 /**
- * The signed-in user as a route open to every player should treat them (challenges, uploads).
- * An admin who must still set up two-factor sign-in (DESIGN §16) has a player's view there too,
- * not only a refusal on the admin routes: no one else's e-mail, licence or dispute evidence on a
- * password alone.
+ * The signed-in user as a route open to every player should treat them (challenges, uploads). An
+ * admin who must still set up two-factor sign-in (docs/accounts.md#account-security) has a player's
+ * view there too, not only a refusal on the admin routes: no one else's e-mail, licence or dispute
+ * evidence on a password alone.
  */
 export function requireViewer(request: FastifyRequest): User {
   return viewerOf(requireUser(request), request.adminPrivileges);

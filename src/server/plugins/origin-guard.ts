@@ -21,7 +21,7 @@ export function isAllowedOrigin(
   return origin === `${request.protocol}://${request.host}`;
 }
 
-/** Refuses unsafe requests that another site's page made a browser send (DESIGN §4). */
+/** Refuses unsafe requests that another site's page made a browser send (docs/accounts.md). */
 export const originGuard = fp(
   async (app: FastifyInstance, options: { publicOrigin: string | undefined }) => {
     // A callback hook: it runs on every request and has nothing to wait for.

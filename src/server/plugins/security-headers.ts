@@ -66,14 +66,13 @@ export function contentSecurityPolicy(options: SecurityHeadersOptions): string {
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /**
- * Browser-facing hardening on every response (DESIGN §4, issue 9): no MIME sniffing, no framing
- * by other sites, no reading by other origins' pages, and HSTS once the site is served over
+ * Browser-facing hardening on every response (docs/accounts.md, issue 9): no MIME sniffing, no
+ * framing by other sites, no reading by other origins' pages, and HSTS once the site is served over
  * https. Pages and their assets also carry `contentSecurityPolicy`, a referrer that never carries
  * our paths elsewhere, their own browsing context group and the permissions they may ask for;
  * everything outside /api/ is treated so, as the not-found handler serves pages for any path
  * outside it. API answers are kept by no cache and carry `API_CONTENT_SECURITY_POLICY`. A route
- * that set its own policy (an uploaded file is served with `default-src 'none'; sandbox`) keeps
- * it.
+ * that set its own policy (an uploaded file is served with `default-src 'none'; sandbox`) keeps it.
  */
 export const securityHeaders = fp(
   async (app: FastifyInstance, options: SecurityHeadersOptions) => {

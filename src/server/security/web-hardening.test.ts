@@ -32,10 +32,11 @@ import {
 } from './testing/world.ts';
 
 /**
- * Web hardening (issue 9, DESIGN §4 and §7): response headers, cookie flags, body limits, links
- * typed by users, uploads served as inert attachments, and the rate limits on the doors an
- * attacker knocks on. Origin checks on the WebSocket and socket.io handshakes are proven in
- * features/realtime/account-socket.test.ts and features/voice/signalling.test.ts.
+ * Web hardening (issue 9, docs/accounts.md, docs/architecture.md#files-and-mail): response headers,
+ * cookie flags, body limits, links typed by users, uploads served as inert attachments, and the
+ * rate limits on the doors an attacker knocks on. Origin checks on the WebSocket and socket.io
+ * handshakes are proven in features/realtime/account-socket.test.ts and
+ * features/voice/signalling.test.ts.
  */
 
 let database: DatabaseHandle;

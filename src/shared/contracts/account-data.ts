@@ -7,9 +7,9 @@ import { publicUserSchema } from './user.ts';
 import { transactionSchema } from './wallet.ts';
 
 /**
- * The player's own data (DESIGN §11): `GET /api/me/export` downloads it as one JSON file, and
- * `POST /api/me/close {password}` closes the account with the money rules of an admin's deletion
- * (decision 5), refused while money is in escrow or under review.
+ * The player's own data (docs/responsible-play.md): `GET /api/me/export` downloads it as one JSON
+ * file, and `POST /api/me/close {password}` closes the account with the money rules of an admin's
+ * deletion (decision 5), refused while money is in escrow or under review.
  */
 export const ACCOUNT_CLOSE_MESSAGES = {
   closed: 'Your account is closed and you have been signed out.',

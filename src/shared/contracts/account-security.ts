@@ -3,7 +3,10 @@ import { PASSWORD_MAX, passwordSchema, USERNAME_MAX } from './auth.ts';
 import { BIGINT_ID_MAX, idFromText } from './ids.ts';
 import { publicUserSchema } from './user.ts';
 
-/** Account security past the SPEC (DESIGN §16): passwords, mailed links, two-factor, devices. */
+/**
+ * Account security past the SPEC (docs/accounts.md#account-security): passwords, mailed links,
+ * two-factor, devices.
+ */
 export const SECURITY_MESSAGES = {
   currentPasswordRequired: 'Current password is required',
   currentPasswordWrong: 'Current password is incorrect',
@@ -26,7 +29,10 @@ export const SECURITY_MESSAGES = {
   sessionNotFound: 'Session not found',
 } as const;
 
-/** Minutes a password-reset link stays valid, and hours for a verification link (DESIGN §16). */
+/**
+ * Minutes a password-reset link stays valid, and hours for a verification link
+ * (docs/accounts.md#account-security).
+ */
 export const RESET_TOKEN_MINUTES = 30;
 export const VERIFY_TOKEN_HOURS = 24;
 /** The password step of a two-factor sign-in waits this long for its code, for this many tries. */
@@ -109,7 +115,10 @@ export const sessionViewSchema = z.object({
   /** "Chrome 131 on Windows", from the User-Agent; null when the browser sent none. */
   browser: z.string().nullable(),
   address: z.string().nullable(),
-  /** "Knoxville, Tennessee, US": where the address was located at sign-in (DESIGN §11). */
+  /**
+   * "Knoxville, Tennessee, US": where the address was located at sign-in
+   * (docs/responsible-play.md).
+   */
   place: z.string().nullable(),
   createdAt: z.string(),
   lastSeenAt: z.string(),

@@ -6,7 +6,7 @@ import { suspensionSchema } from './user.ts';
 /**
  * The admin dashboard's API beyond users and balances (those are in `wallet.ts`): completed
  * challenges, the dispute queue, account deletion, ID verification, the audit log and the
- * ledger's health (SPEC §2 Admin, §6; issue 6).
+ * ledger's health (docs/product.md#screens and #roles; issue 6).
  */
 export const ADMIN_MESSAGES = {
   userNotFound: 'User not found',
@@ -69,7 +69,7 @@ export const adminDisputeSchema = challengeSchema.extend({
   stakesInEscrow: z.boolean(),
   /**
    * true: a result reported under review was disputed, and the winner's credit is still held
-   * (DESIGN §10), so any decision moves it from there.
+   * (docs/fair-play.md), so any decision moves it from there.
    */
   heldForReview: z.boolean(),
 });
@@ -89,7 +89,10 @@ export type ResolveDisputeBody = z.input<typeof resolveDisputeBodySchema>;
 
 // ---- Users -----------------------------------------------------------------------------------
 
-/** DELETE /api/admin/users/:id: the body is optional (SPEC §7 sends none; Fastify then has null). */
+/**
+ * DELETE /api/admin/users/:id: the body is optional (docs/product.md#calls sends none; Fastify then
+ * has null).
+ */
 export const deleteUserBodySchema = z.strictObject({ reason: optionalNote }).nullish();
 
 export const deleteUserResponseSchema = z.object({
@@ -106,7 +109,8 @@ export const deleteUserResponseSchema = z.object({
 });
 export type DeleteUserResponse = z.infer<typeof deleteUserResponseSchema>;
 
-// ---- Suspensions (DESIGN §10) -----------------------------------------------------------------
+// ---- Suspensions (docs/fair-play.md)
+// -----------------------------------------------------------------
 
 export const SUSPENSION_REASON_MAX = 500;
 
@@ -180,7 +184,7 @@ export const AUDIT_ACTIONS = [
   'user.delete',
   'payout.complete',
   'payout.fail',
-  /** An admin's APPROVE & SEND of a payout that waited for review (DESIGN §15). */
+  /** An admin's APPROVE & SEND of a payout that waited for review (docs/payouts.md). */
   'payout.approve',
   'dispute.resolve',
   'verification.approve',
@@ -188,19 +192,26 @@ export const AUDIT_ACTIONS = [
   'user.suspend',
   'user.unsuspend',
   'report.resolve',
-  /** A player moved to another US state (DESIGN §11): the actor is the player. */
+  /** A player moved to another US state (docs/responsible-play.md): the actor is the player. */
   'user.state_change',
-  /** A player took a time-out or excluded themselves (DESIGN §11): the actor is the player. */
+  /**
+   * A player took a time-out or excluded themselves (docs/responsible-play.md): the actor is the
+   * player.
+   */
   'user.play_break',
-  /** A player changed their own deposit limits (DESIGN §11): the actor is the player. */
+  /**
+   * A player changed their own deposit limits (docs/responsible-play.md): the actor is the player.
+   */
   'user.deposit_limits',
-  /** A player closed their own account (DESIGN §11): the actor is the player. */
+  /** A player closed their own account (docs/responsible-play.md): the actor is the player. */
   'user.close',
   /** An admin downloaded a year's tax report, with the players' names and addresses in it. */
   'tax_report.export',
-  /** An admin downloaded one of the CSV exports of DESIGN §14 (transfers, payments, …). */
+  /**
+   * An admin downloaded one of the CSV exports of docs/operator-tools.md (transfers, payments, …).
+   */
   'insights.export',
-  /** An admin wrote a note on a player's page (DESIGN §14). */
+  /** An admin wrote a note on a player's page (docs/operator-tools.md). */
   'player.note',
   /** An admin created, cancelled (refunding the entries) or decided a match of a tournament. */
   'tournament.create',
@@ -250,7 +261,7 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 
 // ---- Ledger health ---------------------------------------------------------------------------
 
-/** GET /api/admin/ledger-health: the money core's invariant check (DESIGN §2). */
+/** GET /api/admin/ledger-health: the money core's invariant check (docs/money-and-ledger.md). */
 export const ledgerHealthSchema = z.object({
   ok: z.boolean(),
   problems: z.array(z.string()),

@@ -3,7 +3,7 @@ import { z } from '../validation.ts';
 
 export { publicUserSchema, type PublicUser } from './user.ts';
 
-/** Registration and login rules, word for word from SPEC §5. */
+/** Registration and login rules, word for word from docs/product.md#validation. */
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 30;
 export const PASSWORD_MIN = 6;
@@ -31,7 +31,9 @@ export const AUTH_MESSAGES = {
   registrationFailed: 'Registration failed. Please try again.',
 } as const;
 
-/** What a username is made of: ASCII letters, digits and underscores (SPEC §5). */
+/**
+ * What a username is made of: ASCII letters, digits and underscores (docs/product.md#validation).
+ */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
 
 export const usernameSchema = z
@@ -72,7 +74,7 @@ export const optionalEmailSchema = z
   .optional()
   .transform((value) => (value ? value.toLowerCase() : undefined));
 
-/** A US state or DC by its two-letter code (DESIGN §11). */
+/** A US state or DC by its two-letter code (docs/responsible-play.md). */
 export const stateCodeSchema = z.enum(STATE_CODES, LOCATION_MESSAGES.stateInvalid);
 
 /** A state that must be given: none (or the select's empty choice) asks for one. */
@@ -83,7 +85,7 @@ const requiredStateSchema = z.enum(STATE_CODES, {
       : LOCATION_MESSAGES.stateInvalid,
 });
 
-/** `PATCH /api/user`: the player moves to another state (DESIGN §11). */
+/** `PATCH /api/user`: the player moves to another state (docs/responsible-play.md). */
 export const updateStateBodySchema = z.strictObject({ state: requiredStateSchema });
 export type UpdateStateBody = z.input<typeof updateStateBodySchema>;
 
@@ -95,7 +97,10 @@ export const registerBodySchema = z.strictObject({
   phoneNumber: phoneNumberSchema,
   email: optionalEmailSchema,
   isOver18: z.literal(true, AUTH_MESSAGES.age),
-  /** The player's US state (DESIGN §11); a SPEC client leaves it out, and its word is the box. */
+  /**
+   * The player's US state (docs/responsible-play.md); a SPEC client leaves it out, and its word is
+   * the box.
+   */
   state: stateCodeSchema.optional(),
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;

@@ -16,15 +16,15 @@ export type ChallengeStatusValue = (typeof CHALLENGE_STATUS_VALUES)[number];
 const count = z.number().int().nonnegative();
 
 /**
- * A player's record, derived from their challenges (DESIGN §10); `features/challenges/records.ts`
- * on the server says exactly what counts.
+ * A player's record, derived from their challenges (docs/fair-play.md);
+ * `features/challenges/records.ts` on the server says exactly what counts.
  */
 export const playerRecordSchema = z.object({
   /** Challenges with a result that stands (completed), reported or decided by an admin. */
   played: count,
   won: count,
   lost: count,
-  /** Lost on level scores: a tie goes to the acceptor (SPEC §4). */
+  /** Lost on level scores: a tie goes to the acceptor (docs/product.md#states). */
   tiesLost: count,
   /** Results they contested, or opponents they reported as absent. */
   disputesOpened: count,
@@ -40,7 +40,7 @@ export type PlayerRecord = z.infer<typeof playerRecordSchema>;
 const embeddedUserSchema = z.object({
   id: z.number().int(),
   username: z.string(),
-  /** Only for admins (SPEC §2 View Details). */
+  /** Only for admins (docs/product.md#screens View Details). */
   email: z.string().nullable().optional(),
   balance: z.number().optional(),
   /** Only for the two players and admins, so they can reach each other. */
@@ -85,8 +85,8 @@ export const challengeSchema = z.object({
   /** Until when the other player may dispute a completed result; null when not applicable. */
   disputableUntil: z.string().nullable(),
   /**
-   * While a reported result's credit is held for the opponent (DESIGN §10): when the review ends
-   * and the result stands. Null otherwise.
+   * While a reported result's credit is held for the opponent (docs/fair-play.md): when the review
+   * ends and the result stands. Null otherwise.
    */
   reviewEndsAt: z.string().nullable(),
   /** When the held credit reached the winner's wallet. */
@@ -99,7 +99,10 @@ export const challengeSchema = z.object({
   cancelCause: z.string().nullable(),
   creator: embeddedUserSchema,
   acceptor: embeddedUserSchema.nullable(),
-  /** A direct challenge's invited player (DESIGN §12); null for a public challenge. */
+  /**
+   * A direct challenge's invited player (docs/challenges.md#finding-an-opponent); null for a public
+   * challenge.
+   */
   opponent: z.object({ id: z.number().int(), username: z.string() }).nullable(),
 });
 export type ChallengeView = z.infer<typeof challengeSchema>;

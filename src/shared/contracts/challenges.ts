@@ -106,7 +106,10 @@ export const createChallengeBodySchema = z.strictObject({
   console: z.enum(CONSOLES, { error: CHALLENGE_MESSAGES.console }),
   mode: optionalText(MODE_MAX, CHALLENGE_MESSAGES.modeMax),
   platform: optionalText(MODE_MAX, CHALLENGE_MESSAGES.modeMax),
-  /** A direct challenge's opponent, by username (DESIGN §12); absent for a public challenge. */
+  /**
+   * A direct challenge's opponent, by username (docs/challenges.md#finding-an-opponent); absent for
+   * a public challenge.
+   */
   opponent: z
     .string()
     .trim()
@@ -116,7 +119,10 @@ export const createChallengeBodySchema = z.strictObject({
 });
 export type CreateChallengeBody = z.input<typeof createChallengeBodySchema>;
 
-/** Quick match's terms (DESIGN §12), with what a challenge it opens needs, as a creation. */
+/**
+ * Quick match's terms (docs/challenges.md#finding-an-opponent), with what a challenge it opens
+ * needs, as a creation.
+ */
 export const quickMatchBodySchema = createChallengeBodySchema.pick({
   game: true,
   amount: true,
@@ -128,7 +134,10 @@ export type QuickMatchBody = z.input<typeof quickMatchBodySchema>;
 
 export const OPPONENT_SEARCH_MIN = 2;
 
-/** The opponent field's suggestions (DESIGN §12): players whose username starts so. */
+/**
+ * The opponent field's suggestions (docs/challenges.md#finding-an-opponent): players whose username
+ * starts so.
+ */
 export const opponentSearchQuerySchema = z.object({
   search: z
     .string()
@@ -199,8 +208,9 @@ const amountBound = (message: string) =>
     .optional();
 
 /**
- * The lobby's filters (DESIGN §12), shared by the lists and their counts. An empty value is no
- * filter, so a form can send every field. Amounts come in dollars and leave in cents.
+ * The lobby's filters (docs/challenges.md#finding-an-opponent), shared by the lists and their
+ * counts. An empty value is no filter, so a form can send every field. Amounts come in dollars and
+ * leave in cents.
  */
 const challengeFilterFields = {
   /** Part of the game's name, whatever its case. */
@@ -238,7 +248,7 @@ export const listChallengesQuerySchema = z
       .optional(),
     /**
      * Relative to the caller: challenges they created, accepted, either, or the direct ones
-     * they sent or received (DESIGN §12).
+     * they sent or received (docs/challenges.md#finding-an-opponent).
      */
     role: z.enum(['created', 'accepted', 'mine', 'direct']).optional(),
     limit: z.coerce.number().int().min(1).max(CHALLENGE_PAGE_MAX).default(50),
@@ -257,14 +267,16 @@ export const submitScoresResponseSchema = z.object({
   status: z.enum(['completed', 'disputed']),
   winner: z.object({ id: z.number().int(), prize: z.number(), deduction: z.number() }),
   updatedWinnerInfo: z.object({ id: z.number().int(), balance: z.number() }),
-  /** The winner's credit while it waits for the opponent (DESIGN §10); null once it is paid. */
+  /**
+   * The winner's credit while it waits for the opponent (docs/fair-play.md); null once it is paid.
+   */
   review: z.object({ held: z.number(), until: z.string() }).nullable().optional(),
 });
 export type SubmitScoresResponse = z.infer<typeof submitScoresResponseSchema>;
 
 export const uploadResponseSchema = z.object({ id: z.string(), url: z.string() });
 
-/** A dispute's evidence (DESIGN §10): a statement, a screenshot or a recording, or both. */
+/** A dispute's evidence (docs/fair-play.md): a statement, a screenshot or a recording, or both. */
 export const EVIDENCE_STATEMENT_MAX = 2000;
 export const EVIDENCE_VIDEO_BYTES_MAX = 100 * 1024 * 1024;
 
@@ -288,7 +300,7 @@ export const evidenceSchema = z.object({
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 
-/** The operator's fair-play settings (DESIGN §10), for the pages that count down to them. */
+/** The operator's fair-play settings (docs/fair-play.md), for the pages that count down to them. */
 export const fairPlayRulesSchema = z.object({
   resultReviewHours: z.number().int(),
   noShowMinutes: z.number().int(),

@@ -28,30 +28,47 @@ export const ERROR_CODES = [
   'PAYOUT_NOT_PENDING',
   'CHALLENGE_NOT_DISPUTED',
   'VERIFICATION_NOT_PENDING',
-  /** The player's account is suspended (DESIGN §10): the message gives the reason and the end. */
+  /**
+   * The player's account is suspended (docs/fair-play.md): the message gives the reason and the
+   * end.
+   */
   'ACCOUNT_SUSPENDED',
   /** A mailed link (password reset, e-mail verification) that is unknown, used or expired. */
   'INVALID_TOKEN',
   /** A two-factor code that is wrong, already used, or a sign-in step that ran out. */
   'INVALID_CODE',
-  /** An admin route refused to an admin without two-factor sign-in (DESIGN §16). */
+  /**
+   * An admin route refused to an admin without two-factor sign-in
+   * (docs/accounts.md#account-security).
+   */
   'TWO_FACTOR_SETUP_REQUIRED',
-  /** Cash play refused where it is not allowed (DESIGN §11): a declared or located state, abroad. */
+  /**
+   * Cash play refused where it is not allowed (docs/responsible-play.md): a declared or located
+   * state, abroad.
+   */
   'LOCATION_NOT_ALLOWED',
-  /** A payout before an admin has approved the player's ID (DESIGN §11, KYC_REQUIRED_FOR_PAYOUT). */
+  /**
+   * A payout before an admin has approved the player's ID (docs/responsible-play.md,
+   * KYC_REQUIRED_FOR_PAYOUT).
+   */
   'IDENTITY_NOT_VERIFIED',
   /** A payout over PAYOUT_DAILY_LIMIT in 24 hours; the message says what can still be withdrawn. */
   'PAYOUT_LIMIT_EXCEEDED',
-  /** A deposit over a limit the player set (DESIGN §11); the message says how much is left. */
+  /**
+   * A deposit over a limit the player set (docs/responsible-play.md); the message says how much is
+   * left.
+   */
   'DEPOSIT_LIMIT_EXCEEDED',
   /** Cash play refused during the player's own time-out or self-exclusion, naming its end. */
   'PLAY_PAUSED',
   /**
    * A player's own closing refused while money of theirs is in escrow, under review or on its
-   * way out (DESIGN §11); the message says where.
+   * way out (docs/responsible-play.md); the message says where.
    */
   'MONEY_HELD',
-  /** A join refused because the tournament started, finished or was cancelled (DESIGN §13). */
+  /**
+   * A join refused because the tournament started, finished or was cancelled (docs/tournaments.md).
+   */
   'TOURNAMENT_NOT_OPEN',
   /** A join refused because every place is taken; nothing was charged. */
   'TOURNAMENT_FULL',

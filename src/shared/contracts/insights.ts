@@ -10,9 +10,9 @@ import { publicUserSchema } from './user.ts';
 import { transactionSchema } from './wallet.ts';
 
 /**
- * Operator insights (DESIGN §14): the admin's overview of a date range, the CSV exports, the risk
- * signals and the page per player. Days are UTC calendar days; a range names its first and last
- * day, both included.
+ * Operator insights (docs/operator-tools.md): the admin's overview of a date range, the CSV
+ * exports, the risk signals and the page per player. Days are UTC calendar days; a range names its
+ * first and last day, both included.
  */
 export const INSIGHTS_MESSAGES = {
   dateInvalid: 'Please give a date as YYYY-MM-DD',
@@ -225,7 +225,7 @@ export type AdminNoteView = z.infer<typeof adminNoteSchema>;
 /** How many of each list the player page shows, newest first. */
 export const PLAYER_PAGE_ROWS = 50;
 
-/** `GET /api/admin/players/{id}`: one player whole, as DESIGN §14 lists it. */
+/** `GET /api/admin/players/{id}`: one player whole, as docs/operator-tools.md lists it. */
 export const playerPageSchema = z.object({
   profile: publicUserSchema,
   deleted: z.boolean(),

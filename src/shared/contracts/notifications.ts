@@ -1,7 +1,7 @@
 import { z } from '../validation.ts';
 import { beforeCursor, BIGINT_ID_MAX } from './ids.ts';
 
-/** What a notification is about (DESIGN §10); the client picks an icon and a link by it. */
+/** What a notification is about (docs/fair-play.md); the client picks an icon and a link by it. */
 export const NOTIFICATION_KINDS = [
   'challenge_accepted',
   'result_reported',
@@ -17,13 +17,13 @@ export const NOTIFICATION_KINDS = [
   'payout_failed',
   'account_suspended',
   'suspension_lifted',
-  /** The player took a time-out or excluded themselves (DESIGN §11). */
+  /** The player took a time-out or excluded themselves (docs/responsible-play.md). */
   'play_break_started',
   'direct_challenge',
   'challenge_declined',
-  /** A payout moved on its way out: approved, sending, sent (DESIGN §15). */
+  /** A payout moved on its way out: approved, sending, sent (docs/payouts.md). */
   'payout_update',
-  /** Tournaments (DESIGN §13): a match to play, a result to answer, a refund, a prize. */
+  /** Tournaments (docs/tournaments.md): a match to play, a result to answer, a refund, a prize. */
   'tournament_match',
   'tournament_result',
   'tournament_cancelled',

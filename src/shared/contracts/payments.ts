@@ -2,9 +2,10 @@ import { parseAmount, type Cents } from '../money.ts';
 import { z } from '../validation.ts';
 
 /**
- * Deposits by card and cryptocurrency (SPEC §3, §5, §7, §8; DESIGN §5). Amounts arrive as dollars
- * (a JSON number or decimal text) and are parsed into integer cents exactly; responses show
- * dollars as JSON numbers.
+ * Deposits by card and cryptocurrency (docs/product.md#data, docs/product.md#validation,
+ * docs/product.md#calls, docs/product.md#messages; docs/payments.md). Amounts arrive as dollars (a
+ * JSON number or decimal text) and are parsed into integer cents exactly; responses show dollars as
+ * JSON numbers.
  */
 export const DEPOSIT_MIN_CENTS = 1_000n;
 export const DEPOSIT_MAX_CENTS = 1_000_000n;
@@ -98,8 +99,8 @@ export const paymentIntentIdSchema = z
 export const confirmPaymentBodySchema = z.object({
   paymentIntentId: paymentIntentIdSchema,
   /**
-   * The amount the client believes it paid. Accepted for compatibility with SPEC §7 and
-   * ignored: the credit is always the provider's own record of the payment.
+   * The amount the client believes it paid. Accepted for compatibility with docs/product.md#calls
+   * and ignored: the credit is always the provider's own record of the payment.
    */
   amount: z.union([z.number(), z.string()]).optional(),
 });
@@ -111,7 +112,7 @@ export const confirmPaymentResponseSchema = z.object({
 });
 export type ConfirmPaymentResponse = z.infer<typeof confirmPaymentResponseSchema>;
 
-/** The sandbox's test cards (DESIGN §5), shown on the TEST MODE card form. */
+/** The sandbox's test cards (docs/payments.md), shown on the TEST MODE card form. */
 export const SANDBOX_TEST_CARDS = {
   success: '4242 4242 4242 4242',
   declined: '4000 0000 0000 0002',

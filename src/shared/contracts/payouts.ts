@@ -5,8 +5,9 @@ import { phoneNumberSchema } from './auth.ts';
 import { beforeCursor, idParamsSchema } from './ids.ts';
 
 /**
- * Payout requests (SPEC §2 Payouts, §3 Payout, §4 payout status, §5, §8; DESIGN §5). Amounts
- * arrive as dollars (a JSON number or decimal text) and are parsed into integer cents exactly.
+ * Payout requests (docs/product.md: the Payouts screen, a payout's fields, status, rules and
+ * messages; docs/payouts.md). Amounts arrive as dollars (a JSON number or decimal text) and are
+ * parsed into integer cents exactly.
  */
 export const PAYOUT_MIN_CENTS = 100n;
 export const PAYOUT_DETAILS_MAX = 500;
@@ -14,12 +15,12 @@ export const PAYOUT_REASON_MAX = 1000;
 
 export const PAYOUT_METHOD_VALUES = ['paypal', 'bank_transfer', 'crypto'] as const;
 export type PayoutMethodValue = (typeof PAYOUT_METHOD_VALUES)[number];
-/** SPEC §5: the three methods are known, but only crypto is offered. */
+/** docs/product.md#validation: the three methods are known, but only crypto is offered. */
 export const OFFERED_PAYOUT_METHODS: readonly PayoutMethodValue[] = ['crypto'];
 
 export const PAYOUT_STATUS_VALUES = ['pending', 'completed', 'failed'] as const;
 
-/** DESIGN §15: where a payout is on its way out, beside its status. */
+/** docs/payouts.md: where a payout is on its way out, beside its status. */
 export const PAYOUT_STAGE_VALUES = [
   'review',
   'queued',
@@ -41,7 +42,7 @@ export const PAYOUT_STAGE_LABELS: Record<PayoutStageValue, string> = {
 };
 export type PayoutStatusValue = (typeof PAYOUT_STATUS_VALUES)[number];
 
-/** SPEC §4: the badge each status shows. */
+/** docs/product.md#states: the badge each status shows. */
 export const PAYOUT_STATUS_BADGES: Record<PayoutStatusValue, string> = {
   pending: 'PROCESSING',
   completed: 'COMPLETED',
@@ -64,12 +65,12 @@ export const PAYOUT_MESSAGES = {
   reasonRequired: 'Please give a reason',
   reasonMax: `Must be at most ${PAYOUT_REASON_MAX} characters`,
   tooMany: 'Too many payout requests. Please try again later.',
-  /** DESIGN §11, word for word. */
+  /** docs/responsible-play.md, word for word. */
   identityRequired:
     "Verify your identity before your first withdrawal: upload your driver's licence in your profile.",
   dailyLimit: (limit: string, left: string) =>
     `Payouts are limited to ${limit} in any 24 hours: you can withdraw up to ${left} now.`,
-  /** DESIGN §15. */
+  /** docs/payouts.md. */
   noAddress:
     'This payout has no coin address to send to: pay it outside the platform and mark it completed.',
   notInReview: 'This payout is not waiting for review.',
@@ -82,7 +83,10 @@ export const PAYOUT_MESSAGES = {
     `Payout #${id} is on its way to the player: close the account once it has completed or failed.`,
 } as const;
 
-/** SPEC §2: the details field asks for the coin and the address, since only crypto is offered. */
+/**
+ * docs/product.md#screens: the details field asks for the coin and the address, since only crypto
+ * is offered.
+ */
 export const PAYOUT_DETAILS_PLACEHOLDER = 'Crypto coin and wallet address, e.g. BTC bc1q…';
 
 /** A payout amount in dollars, at least $1 with at most two decimals, as cents. */
@@ -124,9 +128,9 @@ export const PAYOUT_ADDRESS_MAX = 128;
 
 /**
  * POST /api/payouts. The balance check happens on the server, under the wallet's lock. A SPEC
- * request names where to send in `paymentDetails`; DESIGN §15's names the coin and the address
- * (and a memo where the coin needs one), checked here by the coin's format, and its details
- * may then be left out (the server writes them from the coin and the address).
+ * request names where to send in `paymentDetails`; the structured one (docs/payouts.md) names the
+ * coin and the address (and a memo where the coin needs one), checked here by the coin's format,
+ * and its details may then be left out (the server writes them from the coin and the address).
  */
 export const payoutRequestFieldsSchema = z.strictObject({
   amount: payoutAmountSchema,
@@ -208,7 +212,7 @@ export const payoutRequestBodySchema = payoutRequestFieldsSchema.superRefine(
 );
 export type PayoutRequestBody = z.input<typeof payoutRequestBodySchema>;
 
-/** SPEC §3 Payout, as its owner sees it. Amounts are dollars; dates ISO strings. */
+/** docs/product.md#data Payout, as its owner sees it. Amounts are dollars; dates ISO strings. */
 export const payoutSchema = z.object({
   id: z.number().int(),
   userId: z.number().int(),
@@ -221,7 +225,7 @@ export const payoutSchema = z.object({
   completedAt: z.string().nullable(),
   /** Why an admin failed it; null unless failed. */
   failureReason: z.string().nullable(),
-  /** DESIGN §15: where it is on its way out, and why it waits when it waits for review. */
+  /** docs/payouts.md: where it is on its way out, and why it waits when it waits for review. */
   stage: z.enum(PAYOUT_STAGE_VALUES),
   stageReason: z.string().nullable(),
   currency: z.string().nullable(),
@@ -264,7 +268,9 @@ export const adminPayoutListQuerySchema = payoutListQuerySchema.extend({
   status: z.enum(PAYOUT_STATUS_VALUES).optional(),
 });
 
-/** GET /api/payouts/options: the coins payouts are offered in and who sends them (DESIGN §15). */
+/**
+ * GET /api/payouts/options: the coins payouts are offered in and who sends them (docs/payouts.md).
+ */
 export const payoutOptionsSchema = z.object({
   /** `manual`: no provider sends them, every payout waits for an admin. */
   mode: z.enum(['nowpayments', 'sandbox', 'manual']),
@@ -274,7 +280,9 @@ export const payoutOptionsSchema = z.object({
 });
 export type PayoutOptions = z.infer<typeof payoutOptionsSchema>;
 
-/** GET /api/admin/payouts/balances: the provider's balance of each offered coin (DESIGN §15). */
+/**
+ * GET /api/admin/payouts/balances: the provider's balance of each offered coin (docs/payouts.md).
+ */
 export const payoutBalancesSchema = z.object({
   provider: z.enum(['nowpayments', 'sandbox']).nullable(),
   /** Null when the provider could not be asked. */
@@ -294,7 +302,7 @@ export const payoutBalancesSchema = z.object({
 });
 export type PayoutBalances = z.infer<typeof payoutBalancesSchema>;
 
-/** POST /api/sandbox/payouts/:id/simulate (DESIGN §15): end a sandbox withdrawal early. */
+/** POST /api/sandbox/payouts/:id/simulate (docs/payouts.md): end a sandbox withdrawal early. */
 export const sandboxPayoutSimulateBodySchema = z.strictObject({
   status: z.enum(['finished', 'failed'], { error: 'Status must be finished or failed' }),
 });

@@ -4,8 +4,9 @@ import { LEADERBOARD_PERIOD_VALUES } from '../page-data.ts';
 import { z } from '../validation.ts';
 
 /**
- * Finding an opponent (DESIGN §12): a player's public page, the leaderboards, and the games the
- * lobby's search suggests. Nothing here carries contact data or a balance.
+ * Finding an opponent (docs/challenges.md#finding-an-opponent): a player's public page, the
+ * leaderboards, and the games the lobby's search suggests. Nothing here carries contact data or a
+ * balance.
  */
 
 export const PLAYER_RESULTS_MAX = 20;

@@ -1,13 +1,16 @@
 import { z } from '../validation.ts';
 import { EMAIL_MAX } from './auth.ts';
 
-/** The player's own account: e-mail, driver's licence, and its verification (SPEC §2, §5, §8). */
+/**
+ * The player's own account: e-mail, driver's licence, and its verification
+ * (docs/product.md#screens, docs/product.md#validation, docs/product.md#messages).
+ */
 export const PROFILE_MESSAGES = {
   emailInvalid: 'Please enter a valid email address',
   licenseUploaded: "Driver's license uploaded. Verification pending.",
 } as const;
 
-/** SPEC §5: "simple pattern (text, an @, a dot)". */
+/** docs/product.md#validation: "simple pattern (text, an @, a dot)". */
 export const SIMPLE_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const updateEmailBodySchema = z.strictObject({
@@ -22,11 +25,14 @@ export const updateEmailBodySchema = z.strictObject({
 export type UpdateEmailBody = z.input<typeof updateEmailBodySchema>;
 
 /**
- * The multipart field of POST /api/user/upload-license (SPEC §7). Its size limit and messages are
- * those of every upload (`contracts/uploads.ts`).
+ * The multipart field of POST /api/user/upload-license (docs/product.md#calls). Its size limit and
+ * messages are those of every upload (`contracts/uploads.ts`).
  */
 export const LICENSE_FIELD = 'driversLicense';
-/** SPEC §5's types, for the file picker's `accept`; the server checks the bytes themselves. */
+/**
+ * The licence's types (docs/product.md#validation), for the file picker's `accept`; the server
+ * checks the bytes themselves.
+ */
 export const LICENSE_ACCEPT = [
   'image/png',
   'image/jpeg',
@@ -73,7 +79,7 @@ export type UploadLicenseResponse = z.infer<typeof uploadLicenseResponseSchema>;
 export const profileConfigSchema = z.object({
   /** The separate free site linked from the profile (`FREE_SITE_URL`); null hides the link. */
   freeSiteUrl: z.string().nullable(),
-  /** Where cash play is refused (`EXCLUDED_STATES`, DESIGN §11), by state code. */
+  /** Where cash play is refused (`EXCLUDED_STATES`, docs/responsible-play.md), by state code. */
   excludedStates: z.array(z.string()),
 });
 export type ProfileConfig = z.infer<typeof profileConfigSchema>;

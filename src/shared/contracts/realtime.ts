@@ -1,13 +1,13 @@
 import { z } from '../validation.ts';
 import { notificationSchema } from './notifications.ts';
 
-/** Messages on the account socket `/ws` (SPEC §3, DESIGN §6). */
+/** Messages on the account socket `/ws` (docs/product.md#data, docs/architecture.md#realtime). */
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PING') }),
   z.object({
     type: z.literal('BALANCE_UPDATE'),
     userId: z.number().int(),
-    /** SPEC §3: the balance as the API shows it, available plus under review. */
+    /** docs/product.md#data: the balance as the API shows it, available plus under review. */
     newBalance: z.number(),
     available: z.number().optional(),
     underReview: z.number().optional(),
@@ -18,7 +18,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     challengeId: z.number().int(),
     status: z.string(),
   }),
-  /** A tournament's entries or bracket changed (DESIGN §13): its pages read it again. */
+  /** A tournament's entries or bracket changed (docs/tournaments.md): its pages read it again. */
   z.object({
     type: z.literal('TOURNAMENT_UPDATED'),
     tournamentId: z.number().int(),
@@ -33,7 +33,9 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 /** The server closes the account socket with this code when its session ended: no reconnect. */
 export const SESSION_ENDED_CLOSE_CODE = 4001;
 
-/** SPEC §4 and §9: how the browser reconnects the account socket. */
+/**
+ * docs/product.md#states, docs/product.md#constants: how the browser reconnects the account socket.
+ */
 export const REALTIME_RECONNECT = {
   maxAttempts: 5,
   initialDelayMs: 1000,

@@ -2,9 +2,9 @@ import { z } from '../validation.ts';
 import { idFromJson, idParamsSchema } from './ids.ts';
 
 /**
- * Player reports (DESIGN §10): a signed-in player reports another, perhaps naming a challenge
- * they played together; the report waits in the admins' REPORTS queue until one dismisses it or
- * marks it actioned.
+ * Player reports (docs/fair-play.md): a signed-in player reports another, perhaps naming a
+ * challenge they played together; the report waits in the admins' REPORTS queue until one dismisses
+ * it or marks it actioned.
  */
 
 export const REPORT_REASON_MAX = 1000;

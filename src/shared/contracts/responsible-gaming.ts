@@ -9,8 +9,8 @@ import { z } from '../validation.ts';
 import { playBreakSchema } from './user.ts';
 
 /**
- * The player's own limits and breaks (DESIGN §11): deposit limits per day, week and month, a
- * time-out, a self-exclusion. Amounts travel as dollars, like every amount of the API.
+ * The player's own limits and breaks (docs/responsible-play.md): deposit limits per day, week and
+ * month, a time-out, a self-exclusion. Amounts travel as dollars, like every amount of the API.
  */
 
 /** The periods as the API names them, and the rolling window each one means. */
@@ -114,7 +114,7 @@ export const selfExclusionBodySchema = z.strictObject({
 const limitViewSchema = z.object({
   /** The limit in force, in dollars; null: none. */
   amount: z.number().nullable(),
-  /** Deposits counted in the window now (DESIGN §11: requested and not failed). */
+  /** Deposits counted in the window now (docs/responsible-play.md: requested and not failed). */
   used: z.number(),
   /** What may still be deposited in the window; null without a limit. */
   left: z.number().nullable(),

@@ -1,10 +1,11 @@
 import { z } from '../validation.ts';
 
 /**
- * The admin's tax report (DESIGN §11): each player's net winnings in one calendar year (UTC),
- * that is the prizes credited to their wallet minus the stakes of those same challenges, listed
- * for players at or above `TAX_REPORT_THRESHOLD`. `GET /api/admin/tax-report?year=` answers
- * JSON; `GET /api/admin/tax-report.csv?year=` the same rows as a CSV file.
+ * The admin's tax report (docs/responsible-play.md): each player's net winnings in one calendar
+ * year (UTC), that is the prizes credited to their wallet minus the stakes of those same
+ * challenges, listed for players at or above `TAX_REPORT_THRESHOLD`. `GET
+ * /api/admin/tax-report?year=` answers JSON; `GET /api/admin/tax-report.csv?year=` the same rows as
+ * a CSV file.
  */
 export const TAX_REPORT_MESSAGES = {
   yearInvalid: 'Please choose a year between 2000 and 2100',

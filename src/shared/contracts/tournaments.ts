@@ -4,11 +4,11 @@ import { CONSOLES, GAME_MAX } from '../lobby.ts';
 import { z } from '../validation.ts';
 import { idFromText, idParamsSchema } from './ids.ts';
 
-/** DESIGN §13: single elimination, for this many players at most. */
+/** docs/tournaments.md: single elimination, for this many players at most. */
 export const TOURNAMENT_SIZES = [4, 8, 16, 32, 64] as const;
 export const TOURNAMENT_ENTRY_FEE_MIN = 1;
 export const TOURNAMENT_ENTRY_FEE_MAX = 10_000;
-/** DESIGN §13: 70% of the pool after the fee to the winner, 30% to the runner-up. */
+/** docs/tournaments.md: 70% of the pool after the fee to the winner, 30% to the runner-up. */
 export const DEFAULT_PRIZE_SPLIT = [70, 30] as const;
 /** How far ahead a tournament may be scheduled. */
 export const TOURNAMENT_START_MAX_DAYS = 90;

@@ -1,4 +1,7 @@
-/** Upload rules (SPEC §5, DESIGN §7), checked by the server and mirrored by the client. */
+/**
+ * Upload rules (docs/product.md#validation, docs/architecture.md#files-and-mail), checked by the
+ * server and mirrored by the client.
+ */
 export const UPLOAD_BYTES_MAX = 25 * 1024 * 1024;
 
 export const UPLOAD_MESSAGES = {

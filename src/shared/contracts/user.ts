@@ -5,25 +5,30 @@ import { z } from '../validation.ts';
 // signed-in user is checked against this contract before the browser first draws it, and that
 // check should not have to build every other schema first.
 
-/** An admin's suspension of the player (DESIGN §10); see `../suspension.ts`. */
+/** An admin's suspension of the player (docs/fair-play.md); see `../suspension.ts`. */
 export const suspensionSchema = z.object({
   reason: z.string(),
   until: z.string().nullable(),
 });
 
-/** A time-out or self-exclusion the player took (DESIGN §11); see `../play-breaks.ts`. */
+/**
+ * A time-out or self-exclusion the player took (docs/responsible-play.md); see `../play-breaks.ts`.
+ */
 export const playBreakSchema = z.object({
   kind: z.enum(PLAY_BREAK_KINDS),
   until: z.string(),
 });
 
-/** The user object of SPEC §3 as the API shows it: never the password hash. */
+/** The user object of docs/product.md#data as the API shows it: never the password hash. */
 export const publicUserSchema = z.object({
   id: z.number().int(),
   username: z.string(),
-  /** SPEC §3's balance: what the player may use plus what reported results hold for them. */
+  /**
+   * The product's balance (docs/product.md#data): what the player may use plus what reported
+   * results hold for them.
+   */
   balance: z.number(),
-  /** The wallet: what staking and payouts may use (DESIGN §10). */
+  /** The wallet: what staking and payouts may use (docs/fair-play.md). */
   available: z.number(),
   /** Winnings of reported results that the opponent may still contest. */
   underReview: z.number(),
@@ -35,11 +40,20 @@ export const publicUserSchema = z.object({
   createdAt: z.string(),
   /** Set while an admin has suspended the account: no deposits, new challenges or acceptances. */
   suspension: suspensionSchema.nullable(),
-  /** Whether `email` was proven by a mailed link (DESIGN §16); only then does it get mail. */
+  /**
+   * Whether `email` was proven by a mailed link (docs/accounts.md#account-security); only then does
+   * it get mail.
+   */
   emailVerified: z.boolean(),
-  /** Whether sign-in asks for an authenticator code after the password (DESIGN §16). */
+  /**
+   * Whether sign-in asks for an authenticator code after the password
+   * (docs/accounts.md#account-security).
+   */
   twoFactorEnabled: z.boolean(),
-  /** The US state the player says they are in (DESIGN §11), by its code; null if never given. */
+  /**
+   * The US state the player says they are in (docs/responsible-play.md), by its code; null if never
+   * given.
+   */
   state: z.string().nullable(),
   /** Set during the player's own time-out or self-exclusion: no deposits, creating, accepting. */
   playBreak: playBreakSchema.nullable(),

@@ -1,7 +1,7 @@
 import { z } from '../validation.ts';
 import { idFromJson, idFromText } from './ids.ts';
 
-/** The voice signalling socket (SPEC §7): socket.io at /socket.io. */
+/** The voice signalling socket (docs/product.md#calls): socket.io at /socket.io. */
 export const VOICE_SOCKET_PATH = '/socket.io';
 
 /** Why a handshake with a missing, malformed or out-of-range id is refused. */
@@ -9,7 +9,7 @@ const VOICE_BAD_QUERY = 'challengeId and userId are required';
 
 /**
  * A call is for the two players of an accepted challenge (`challengeId`) or of a tournament
- * match being played (`tournamentMatchId`, DESIGN §13): one of the two, never both.
+ * match being played (`tournamentMatchId`, docs/tournaments.md): one of the two, never both.
  */
 export const voiceHandshakeQuerySchema = z
   .object({

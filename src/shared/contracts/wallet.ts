@@ -20,7 +20,7 @@ export const TRANSFER_KINDS = [
   'prize',
   'refund',
   'settlement',
-  /** A reported result's credit leaving review for the winner's wallet (DESIGN §10). */
+  /** A reported result's credit leaving review for the winner's wallet (docs/fair-play.md). */
   'review_release',
   'reversal',
   'payout_hold',
@@ -35,7 +35,7 @@ const ADJUSTMENT_MAX_CENTS = 100_000_000n;
 
 /**
  * A signed dollar amount typed by an admin ("25", "-3.50"), parsed into cents exactly
- * (SPEC §5: decimals and negatives allowed). Accepts the text or a JSON number.
+ * (docs/product.md#validation: decimals and negatives allowed). Accepts the text or a JSON number.
  */
 export const signedAmountSchema = z
   .union([z.string(), z.number()], {

@@ -11,8 +11,9 @@ import { TopBar } from './top-bar.tsx';
 import { useRefreshWhenPauseEnds } from './use-refresh-when-pause-ends.ts';
 
 /**
- * Purple on /auth, cyan everywhere else (SPEC §1). The theme goes on <html> so that portalled
- * dialogs, menus and toasts share it, and it is set before paint so /auth never flashes cyan.
+ * Purple on /auth, cyan everywhere else (docs/product.md#what-it-does). The theme goes on <html> so
+ * that portalled dialogs, menus and toasts share it, and it is set before paint so /auth never
+ * flashes cyan.
  */
 function useThemeForPath(path: string): void {
   const theme = path === '/auth' ? 'auth' : 'app';

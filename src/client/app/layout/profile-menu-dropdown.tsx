@@ -14,8 +14,8 @@ import { useLogout } from '#client/features/auth/api/logout.ts';
 import { ProfileButtonFace } from './profile-button-face.tsx';
 
 /**
- * The PROFILE menu itself (SPEC §2); ADMIN DASHBOARD is offered to admins only. Mounted open,
- * by the first press of the PROFILE button (see profile-menu.tsx).
+ * The PROFILE menu itself (docs/product.md#screens); ADMIN DASHBOARD is offered to admins only.
+ * Mounted open, by the first press of the PROFILE button (see profile-menu.tsx).
  */
 export function ProfileMenuDropdown({ user }: { user: PublicUser }) {
   const logout = useLogout();

@@ -63,8 +63,9 @@ function ControlsBar({ overflows, pastHalf }: { overflows: boolean; pastHalf: bo
 }
 
 /**
- * The page shell's scroll aids (SPEC §1): a thin progress bar on the right edge, step buttons
- * when the page is long enough to need them, and BACK TO TOP past the halfway point.
+ * The page shell's scroll aids (docs/product.md#what-it-does): a thin progress bar on the right
+ * edge, step buttons when the page is long enough to need them, and BACK TO TOP past the halfway
+ * point.
  *
  * On a phone the buttons live in a slim bottom bar, elsewhere in a row floating at the bottom
  * right. Either way they cover the bottom of the window: the page's scroll-padding keeps a focused

@@ -26,8 +26,8 @@ function PausedBanner(props: { label: string; icon: LucideIcon; message: string 
 }
 
 /**
- * Under the top bar while an admin has suspended the account (DESIGN §10): the reason and the
- * end, and what the player can still do, so that a refused deposit or challenge is no surprise.
+ * Under the top bar while an admin has suspended the account (docs/fair-play.md): the reason and
+ * the end, and what the player can still do, so that a refused deposit or challenge is no surprise.
  */
 export function SuspensionBanner({ suspension }: { suspension: Suspension }) {
   return (
@@ -39,7 +39,9 @@ export function SuspensionBanner({ suspension }: { suspension: Suspension }) {
   );
 }
 
-/** Under the top bar during the player's own time-out or self-exclusion (DESIGN §11). */
+/**
+ * Under the top bar during the player's own time-out or self-exclusion (docs/responsible-play.md).
+ */
 export function PlayBreakBanner({ playBreak }: { playBreak: PlayBreak }) {
   return (
     <PausedBanner

@@ -10,8 +10,9 @@ import { useFixedBarHeight } from './use-fixed-bar-height.ts';
 import { Wordmark } from './wordmark.tsx';
 
 /**
- * The balance chip: dollars, labelled Coins and described as '$ Blue Coins' (SPEC §1), and what
- * of it reported results still hold for review (DESIGN §10).
+ * The balance chip: dollars, labelled Coins and described as '$ Blue Coins'
+ * (docs/product.md#what-it-does), and what of it reported results still hold for review
+ * (docs/fair-play.md).
  */
 function BalanceChip({ balance, underReview }: { balance: number; underReview: number }) {
   return (

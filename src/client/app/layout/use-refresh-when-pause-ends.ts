@@ -19,8 +19,9 @@ function pauseEnd(user: PublicUser | null): number | null {
 }
 
 /**
- * A suspension or break with an end (DESIGN §10, §11) is over without a reload: when it passes,
- * the user is read again, and its banner and the paused panels give way to play.
+ * A suspension or break with an end (docs/fair-play.md, docs/responsible-play.md) is over without a
+ * reload: when it passes, the user is read again, and its banner and the paused panels give way to
+ * play.
  */
 export function useRefreshWhenPauseEnds(user: PublicUser | null): void {
   const queryClient = useQueryClient();

@@ -395,7 +395,7 @@ function PlayerLoader({ id }: { id: number }) {
   );
 }
 
-/** /admin/players/{id}: one player whole, for admins (DESIGN §14). */
+/** /admin/players/{id}: one player whole, for admins (docs/operator-tools.md). */
 export function AdminPlayerPage({ id, user }: { id: string; user: PublicUser }) {
   if (!user.isAdmin) return <AccessDenied />;
   const playerId = Number(id);

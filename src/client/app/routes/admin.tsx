@@ -28,10 +28,10 @@ export function AccessDenied() {
 }
 
 /**
- * Where the server requires two-factor sign-in of admins (DESIGN §16) and this admin has none,
- * every admin call answers TWO_FACTOR_SETUP_REQUIRED: the page asks one of them first (the
- * ledger check the dashboard opens with anyway) and shows the set-up instead of the tabs. The
- * tabs come once the new recovery codes are saved and the call is let through.
+ * Where the server requires two-factor sign-in of admins (docs/accounts.md#account-security) and
+ * this admin has none, every admin call answers TWO_FACTOR_SETUP_REQUIRED: the page asks one of
+ * them first (the ledger check the dashboard opens with anyway) and shows the set-up instead of the
+ * tabs. The tabs come once the new recovery codes are saved and the call is let through.
  */
 function AdminGate({ user }: { user: PublicUser }) {
   const probe = useQuery({ ...ledgerHealthQueryOptions(), enabled: !user.twoFactorEnabled });
@@ -62,8 +62,8 @@ function AdminGate({ user }: { user: PublicUser }) {
 }
 
 /**
- * /admin, for admins only (SPEC §2, §6). A player never mounts the dashboard, so no admin call is
- * even attempted; the server refuses them anyway.
+ * /admin, for admins only (docs/product.md#screens, docs/product.md#roles). A player never mounts
+ * the dashboard, so no admin call is even attempted; the server refuses them anyway.
  */
 export function AdminPage({ user }: { user: PublicUser }) {
   if (!user.isAdmin) return <AccessDenied />;

@@ -13,7 +13,7 @@ import { Wordmark } from '../layout/wordmark.tsx';
 /** /auth: Login and Register tabs beside the feature panel; a signed-in visitor goes home. */
 export function AuthPage() {
   const { user, isLoading } = useUser();
-  // Why the player is here when it is news: an account just closed (DESIGN §11).
+  // Why the player is here when it is news: an account just closed (docs/responsible-play.md).
   const notice = useSignedOutNotice();
   if (isLoading) return <PageSpinner />;
   if (user) return <Redirect to="/" replace />;

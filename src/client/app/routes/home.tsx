@@ -140,7 +140,8 @@ function TabLabel({ label, count }: { label: string; count: number | undefined }
 /** /: the challenge lobby: open challenges, the viewer's active matches and finished ones. */
 export function HomePage({ user }: { user: PublicUser }) {
   const [createOpen, setCreateOpen] = useState(false);
-  // One dialog, two uses: a challenge with every field, or quick match's terms (DESIGN §12).
+  // One dialog, two uses: a challenge with every field, or quick match's terms
+  // (docs/challenges.md#finding-an-opponent).
   const [intent, setIntent] = useState<'create' | 'quick-match'>('create');
   const bannerCreateButton = useRef<HTMLButtonElement>(null);
   const createOpener = useRef<HTMLElement | null>(null);

@@ -116,8 +116,8 @@ function Boards({ board }: { board: Leaderboard }) {
 }
 
 /**
- * /leaderboard (DESIGN §12): the top 50 by net winnings (prizes credited minus stakes) and by
- * wins, this week, this month or all time, over all games or one.
+ * /leaderboard (docs/challenges.md#finding-an-opponent): the top 50 by net winnings (prizes
+ * credited minus stakes) and by wins, this week, this month or all time, over all games or one.
  */
 export function LeaderboardPage() {
   const id = useId();

@@ -77,8 +77,8 @@ async function openDialog() {
 }
 
 /**
- * Fills the form: a coin address by default (DESIGN §15), or, given `details`, the coin select's
- * "Other" and the SPEC's free-text details.
+ * Fills the form: a coin address by default (docs/payouts.md), or, given `details`, the coin
+ * select's "Other" and the SPEC's free-text details.
  */
 async function fill(
   user: ReturnType<typeof userEvent.setup>,
@@ -161,7 +161,7 @@ describe('payouts page', () => {
   });
 });
 
-describe('payout stages (DESIGN §15)', () => {
+describe('payout stages (docs/payouts.md)', () => {
   it('shows why a payout waits, the coins and transaction of a sent one, and how long one took', async () => {
     serve({
       payouts: () => [
@@ -422,7 +422,7 @@ describe('request payout dialog', () => {
     expect(screen.getByText(/You need at least \$1\.00/)).toBeInTheDocument();
   });
 
-  it('shows the way to the licence upload when an approved ID is still needed (DESIGN §11)', async () => {
+  it('shows the way to the licence upload when an approved ID is still needed (docs/responsible-play.md)', async () => {
     serve({
       onRequest: () =>
         jsonResponse(403, {

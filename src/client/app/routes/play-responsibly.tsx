@@ -60,8 +60,8 @@ function HelpCard() {
 }
 
 /**
- * /play-responsibly (DESIGN §11): help, the player's deposit limits with what they leave, a
- * time-out or self-exclusion, and the history of every change.
+ * /play-responsibly (docs/responsible-play.md): help, the player's deposit limits with what they
+ * leave, a time-out or self-exclusion, and the history of every change.
  */
 export function PlayResponsiblyPage() {
   const { user } = useUser();

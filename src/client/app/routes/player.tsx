@@ -140,9 +140,9 @@ function ResultsCard({ player }: { player: PlayerProfile }) {
 }
 
 /**
- * /players/{username} (DESIGN §12): when they joined, their record, the games they play most and
- * their last results; no contact data, no balance. An unknown or closed account is the app's
- * not-found page.
+ * /players/{username} (docs/challenges.md#finding-an-opponent): when they joined, their record, the
+ * games they play most and their last results; no contact data, no balance. An unknown or closed
+ * account is the app's not-found page.
  */
 export function PlayerPage({ username }: { username: string }) {
   const player = usePlayer(username);

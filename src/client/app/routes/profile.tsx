@@ -42,7 +42,9 @@ const LOAD_ERROR = (
 const withCount = (label: string, count: number | undefined) =>
   count === undefined ? label : `${label} (${count})`;
 
-/** SPEC §2: the challenges this player created and accepted, whatever their status. */
+/**
+ * docs/product.md#screens: the challenges this player created and accepted, whatever their status.
+ */
 function MyChallengesCard({ viewerId }: { viewerId: number }) {
   const counts = useChallengeCounts();
   return (

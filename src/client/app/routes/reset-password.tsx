@@ -4,8 +4,8 @@ import { ResetPasswordForm } from '#client/features/auth/components/reset-passwo
 import { StandalonePage } from '../layout/standalone-page.tsx';
 
 /**
- * /reset-password (DESIGN §16): without a token, the request for a link; with the token of a
- * mailed link, the new password. Open to everyone, signed in or not.
+ * /reset-password (docs/accounts.md#account-security): without a token, the request for a link;
+ * with the token of a mailed link, the new password. Open to everyone, signed in or not.
  */
 export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get('token');

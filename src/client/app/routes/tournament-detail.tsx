@@ -91,7 +91,9 @@ function AdminCancel({ tournament }: { tournament: TournamentDetail }) {
   );
 }
 
-/** /tournaments/{id} (DESIGN §13): the facts, the viewer's match, the bracket as it stands. */
+/**
+ * /tournaments/{id} (docs/tournaments.md): the facts, the viewer's match, the bracket as it stands.
+ */
 export function TournamentDetailPage({ id, user }: { id: string; user: PublicUser }) {
   const numeric = /^[1-9]\d{0,9}$/.test(id) ? Number(id) : 0;
   const query = useTournament(numeric);

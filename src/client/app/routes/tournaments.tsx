@@ -75,7 +75,10 @@ function TournamentCard({ tournament }: { tournament: TournamentSummary }) {
   );
 }
 
-/** /tournaments (DESIGN §13): upcoming, live and finished, and for admins the creation form. */
+/**
+ * /tournaments (docs/tournaments.md): upcoming, live and finished, and for admins the creation
+ * form.
+ */
 export function TournamentsPage({ user }: { user: PublicUser }) {
   const list = useTournaments();
   const sections =

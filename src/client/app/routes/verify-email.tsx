@@ -4,7 +4,10 @@ import { OutcomeMessage } from '#client/components/ui/outcome-message.tsx';
 import { VerifyEmailPanel } from '#client/features/profile/components/verify-email-panel.tsx';
 import { StandalonePage } from '../layout/standalone-page.tsx';
 
-/** /verify-email?token=… (DESIGN §16): the mailed link that proves an address; open to everyone. */
+/**
+ * /verify-email?token=… (docs/accounts.md#account-security): the mailed link that proves an
+ * address; open to everyone.
+ */
 export function VerifyEmailPage() {
   const token = new URLSearchParams(useSearch()).get('token');
   return (

@@ -1,8 +1,9 @@
 import { formatDollars } from '#client/lib/format.ts';
 
 /**
- * A large balance figure: dollars, labelled Coins, described as '$ Blue Coins' (SPEC §1), with
- * what of it reported results still hold for review (DESIGN §10) when there is any.
+ * A large balance figure: dollars, labelled Coins, described as '$ Blue Coins'
+ * (docs/product.md#what-it-does), with what of it reported results still hold for review
+ * (docs/fair-play.md) when there is any.
  */
 export function BalanceFigure({
   balance,

@@ -2,9 +2,10 @@ import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-or
 import { users } from './users.ts';
 
 /**
- * A link mailed to a player (DESIGN §16): a password reset or an e-mail verification. Only the
- * SHA-256 of the random token is kept; a token is used once, and only before `expires_at`.
- * `email` is the address a verification link proves; a change of address makes older links void.
+ * A link mailed to a player (docs/accounts.md#account-security): a password reset or an e-mail
+ * verification. Only the SHA-256 of the random token is kept; a token is used once, and only before
+ * `expires_at`. `email` is the address a verification link proves; a change of address makes older
+ * links void.
  */
 export const authTokens = pgTable(
   'auth_tokens',
@@ -54,7 +55,7 @@ export const pendingSignIns = pgTable(
 
 /**
  * The browsers and places an account has signed in from: a sign-in from a pair not listed here
- * mails the player (DESIGN §16).
+ * mails the player (docs/accounts.md#account-security).
  */
 export const knownDevices = pgTable(
   'known_devices',

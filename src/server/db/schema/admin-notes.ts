@@ -2,8 +2,8 @@ import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /**
- * What an admin wrote about a player on the player's page (DESIGN §14). Kept as written: a note
- * is never edited or removed, and each is also in the audit log.
+ * What an admin wrote about a player on the player's page (docs/operator-tools.md). Kept as
+ * written: a note is never edited or removed, and each is also in the audit log.
  */
 export const adminNotes = pgTable(
   'admin_notes',

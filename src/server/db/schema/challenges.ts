@@ -21,7 +21,7 @@ export type ReleaseCause = (typeof RELEASE_CAUSES)[number];
 /**
  * Why a challenge was cancelled: its creator withdrew it, both players called the match off, it
  * ran out of time with no result, an admin refunded a dispute, a suspension withdrew it, or the
- * creator took a break from cash play (DESIGN §11).
+ * creator took a break from cash play (docs/responsible-play.md).
  */
 export const CANCEL_CAUSES = [
   'creator',
@@ -35,8 +35,9 @@ export const CANCEL_CAUSES = [
 export type CancelCause = (typeof CANCEL_CAUSES)[number];
 
 /**
- * A money challenge between two players (SPEC §3, DESIGN §3). The stakes themselves live in the
- * ledger's `escrow:challenge:{id}` account; `prize_cents` and `fee_cents` record the settlement.
+ * A money challenge between two players (docs/product.md#data, docs/challenges.md#lifecycle). The
+ * stakes themselves live in the ledger's `escrow:challenge:{id}` account; `prize_cents` and
+ * `fee_cents` record the settlement.
  */
 export const challenges = pgTable(
   'challenges',
@@ -47,8 +48,9 @@ export const challenges = pgTable(
       .references(() => users.id),
     acceptorId: integer('acceptor_id').references(() => users.id),
     /**
-     * A direct challenge's one possible acceptor (DESIGN §12): only the creator and this player
-     * see it, and only this player may accept or decline it. Null for a public challenge.
+     * A direct challenge's one possible acceptor (docs/challenges.md#finding-an-opponent): only the
+     * creator and this player see it, and only this player may accept or decline it. Null for a
+     * public challenge.
      */
     opponentId: integer('opponent_id').references(() => users.id),
     winnerId: integer('winner_id').references(() => users.id),
@@ -74,7 +76,7 @@ export const challenges = pgTable(
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     /**
-     * A reported result's review (DESIGN §10): the winner's credit waits in
+     * A reported result's review (docs/fair-play.md): the winner's credit waits in
      * `review:challenge:{id}` until the opponent confirms, or until this time. Null on results
      * settled before reviews existed, which paid the winner at once.
      */
@@ -103,11 +105,12 @@ export const challenges = pgTable(
     index('challenges_quick_match_idx')
       .on(sql`lower(${table.game})`, table.console, table.amountCents, table.id)
       .where(sql`${table.status} = 'open' and ${table.opponentId} is null`),
-    // The lobby sorted by stake, and stake ranges (DESIGN §12); both directions read it.
+    // The lobby sorted by stake, and stake ranges (docs/challenges.md#finding-an-opponent); both
+    // directions read it.
     index('challenges_status_amount_idx').on(table.status, table.amountCents, table.id),
     // A console's challenges, newest first.
     index('challenges_status_console_idx').on(table.status, table.console, table.id),
-    // A player's last results, on their page (DESIGN §12).
+    // A player's last results, on their page (docs/challenges.md#finding-an-opponent).
     index('challenges_creator_results_idx')
       .on(table.creatorId, table.completedAt)
       .where(sql`status = 'completed'`),
@@ -122,7 +125,8 @@ export const challenges = pgTable(
     index('challenges_accepted_at_idx')
       .on(table.acceptedAt)
       .where(sql`status = 'accepted'`),
-    // The overview's daily series (DESIGN §14): challenges made, accepted and reported by day.
+    // The overview's daily series (docs/operator-tools.md): challenges made, accepted and reported
+    // by day.
     index('challenges_created_at_idx').on(table.createdAt),
     index('challenges_accepted_on_idx').on(table.acceptedAt),
     index('challenges_completed_at_idx').on(table.completedAt),

@@ -5,8 +5,8 @@ import { uploads } from './uploads.ts';
 import { users } from './users.ts';
 
 /**
- * What a player of a disputed challenge puts before the admin (DESIGN §10): a statement, a file
- * (an image or a video, kept in `uploads`), or both. Never changed once added.
+ * What a player of a disputed challenge puts before the admin (docs/fair-play.md): a statement, a
+ * file (an image or a video, kept in `uploads`), or both. Never changed once added.
  */
 export const challengeEvidence = pgTable(
   'challenge_evidence',

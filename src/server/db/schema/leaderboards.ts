@@ -20,10 +20,11 @@ export const ALL_TIME_START = '1970-01-01';
 /**
  * Each player's results per calendar period (a UTC week from Monday, a UTC month, all time),
  * overall (`game_key` '') and per game (`game_key` the game's name in lower case), so that a
- * leaderboard reads its top 50 from an index instead of adding up every challenge (DESIGN §12).
- * A trigger on `challenges` keeps it (migration 0018): a challenge counts while its status is
- * `completed`, so settling adds it, and a dispute, a refund or an admin's other decision takes it
- * back out or moves it to the other player, in the same transaction.
+ * leaderboard reads its top 50 from an index instead of adding up every challenge
+ * (docs/challenges.md#finding-an-opponent). A trigger on `challenges` keeps it (migration 0018): a
+ * challenge counts while its status is `completed`, so settling adds it, and a dispute, a refund or
+ * an admin's other decision takes it back out or moves it to the other player, in the same
+ * transaction.
  */
 export const leaderboardEntries = pgTable(
   'leaderboard_entries',

@@ -13,9 +13,9 @@ import {
 import { users } from './users.ts';
 
 /**
- * One row per ledger account (DESIGN §2): `user:{id}` wallets, escrows, holds, house and
- * external accounts. `balance_cents` is a cache of the sum of the account's postings, updated in
- * the same statement as the postings. The CHECKs keep wallets, escrows and holds from ever going
+ * One row per ledger account (docs/money-and-ledger.md): `user:{id}` wallets, escrows, holds, house
+ * and external accounts. `balance_cents` is a cache of the sum of the account's postings, updated
+ * in the same statement as the postings. The CHECKs keep wallets, escrows and holds from ever going
  * below zero: a transfer that would overdraw one is refused by the database itself.
  */
 export const ledgerAccounts = pgTable(
@@ -76,7 +76,7 @@ export const ledgerTransfers = pgTable(
       .where(sql`reverses_transfer_id is not null`),
     // The transfers that can credit a winner's wallet (a settlement paid out at once, a held
     // credit released), by time: the admin's tax report reads one calendar year of them.
-    // The transfers export (DESIGN §14) reads a date range of transfers in order.
+    // The transfers export (docs/operator-tools.md) reads a date range of transfers in order.
     index('ledger_transfers_created_at_idx').on(table.createdAt, table.id),
     index('ledger_transfers_prize_credits_idx')
       .on(table.createdAt)
@@ -102,8 +102,8 @@ export const ledgerPostings = pgTable(
   (table) => [
     index('ledger_postings_account_id_idx').on(table.accountId, table.id),
     index('ledger_postings_transfer_id_idx').on(table.transferId),
-    // The overview's daily money (DESIGN §14): one account's postings over a date range, the
-    // amount in the index so that summing a day never visits the table.
+    // The overview's daily money (docs/operator-tools.md): one account's postings over a date
+    // range, the amount in the index so that summing a day never visits the table.
     index('ledger_postings_account_created_idx').on(
       table.accountId,
       table.createdAt,

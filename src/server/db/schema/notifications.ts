@@ -4,8 +4,8 @@ import { challenges } from './challenges.ts';
 import { users } from './users.ts';
 
 /**
- * What a player is told (DESIGN §10): written in the same transaction as its cause, pushed over
- * `/ws` once that commits, and listed by `GET /api/notifications`. `dedupe_key` makes writing
+ * What a player is told (docs/fair-play.md): written in the same transaction as its cause, pushed
+ * over `/ws` once that commits, and listed by `GET /api/notifications`. `dedupe_key` makes writing
  * the same news twice (a worker's retried pass) a no-op.
  */
 export const notifications = pgTable(

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
- * Mail to send, written in the same transaction as the event that causes it (DESIGN §7) and
- * delivered by a worker. `dedupe_key` makes enqueueing the same event twice a no-op.
+ * Mail to send, written in the same transaction as the event that causes it
+ * (docs/architecture.md#files-and-mail) and delivered by a worker. `dedupe_key` makes enqueueing
+ * the same event twice a no-op.
  */
 export const outbox = pgTable(
   'outbox',

@@ -37,9 +37,10 @@ export const PAYMENT_STATUSES = [
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
- * One deposit attempt with one provider (DESIGN §5). The provider's id is unique per provider,
- * and the ledger transfer that credits it uses the key `deposit:{provider}:{providerPaymentId}`,
- * so a payment can credit a wallet once at most, whoever reports it first.
+ * One deposit attempt with one provider (docs/payments.md). The provider's id is unique per
+ * provider, and the ledger transfer that credits it uses the key
+ * `deposit:{provider}:{providerPaymentId}`, so a payment can credit a wallet once at most, whoever
+ * reports it first.
  */
 export const payments = pgTable(
   'payments',
@@ -96,7 +97,7 @@ export const payments = pgTable(
       .on(table.userId, table.requestKey)
       .where(sql`${table.requestKey} is not null`),
     index('payments_status_idx').on(table.status, table.id),
-    // The payments export (DESIGN §14) reads a date range of payments in order.
+    // The payments export (docs/operator-tools.md) reads a date range of payments in order.
     index('payments_created_at_idx').on(table.createdAt, table.id),
     index('payments_next_check_idx')
       .on(table.nextCheckAt)

@@ -15,8 +15,8 @@ export const PAYOUT_STATUSES = ['pending', 'completed', 'failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /**
- * Where a payout is on its way out (DESIGN §15), beside the SPEC's status: `review` waits for an
- * admin (with the reason), `queued` waits for the sender, `sending` is held by a sender's claim,
+ * Where a payout is on its way out (docs/payouts.md), beside the SPEC's status: `review` waits for
+ * an admin (with the reason), `queued` waits for the sender, `sending` is held by a sender's claim,
  * `sent` left the provider; `completed` and `failed` are the status's own ends.
  */
 export const PAYOUT_STAGES = [
@@ -33,10 +33,10 @@ export const PAYOUT_METHODS = ['paypal', 'bank_transfer', 'crypto'] as const;
 export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
 /**
- * A player's request to withdraw (SPEC §3, DESIGN §5). While `pending` the amount sits in the
- * ledger's `payout:hold:{id}`; an admin completes it (the hold leaves to `external:crypto`) or
- * fails it (the hold returns to the wallet). Rows are kept after an account is deleted: they are
- * the record of money that left the platform.
+ * A player's request to withdraw (docs/product.md#data, docs/payments.md). While `pending` the
+ * amount sits in the ledger's `payout:hold:{id}`; an admin completes it (the hold leaves to
+ * `external:crypto`) or fails it (the hold returns to the wallet). Rows are kept after an account
+ * is deleted: they are the record of money that left the platform.
  */
 export const payouts = pgTable(
   'payouts',
@@ -55,7 +55,9 @@ export const payouts = pgTable(
     stage: text('stage', { enum: PAYOUT_STAGES }).notNull().default('review'),
     /** Why it waits for an admin ("over $500"), or why a queued payout waits for the sender. */
     stageReason: text('stage_reason'),
-    /** The structured destination (DESIGN §15); null for a SPEC request of free-text details. */
+    /**
+     * The structured destination (docs/payouts.md); null for a SPEC request of free-text details.
+     */
     currency: text('currency'),
     address: text('address'),
     /** The memo or destination tag, for a coin that needs one. */
@@ -89,7 +91,7 @@ export const payouts = pgTable(
   (table) => [
     index('payouts_user_id_idx').on(table.userId, table.id),
     index('payouts_status_idx').on(table.status, table.id),
-    // The payouts export (DESIGN §14) reads a date range of requests in order.
+    // The payouts export (docs/operator-tools.md) reads a date range of requests in order.
     index('payouts_created_at_idx').on(table.createdAt, table.id),
     // The sender's claim reads the payouts due to it, soonest first.
     index('payouts_sender_due_idx')

@@ -2,8 +2,8 @@ import { integer, pgTable } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /**
- * Each player's record (DESIGN §10), counted once instead of added up from every challenge on
- * each read: every response shows both players' records. A trigger on `challenges` keeps it
+ * Each player's record (docs/fair-play.md), counted once instead of added up from every challenge
+ * on each read: every response shows both players' records. A trigger on `challenges` keeps it
  * (migration 0024): each change of a challenge takes out what its old row counted for its players
  * and puts in what the new row counts, in the same transaction. A player without a row has the
  * empty record.

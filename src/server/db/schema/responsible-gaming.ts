@@ -16,9 +16,9 @@ import {
 import { users } from './users.ts';
 
 /**
- * A deposit limit a player set on themselves (DESIGN §11), one row per period. `limit_cents`
- * is the limit in force (null: none). A raise or a removal waits 24 hours: it is kept in
- * `pending_cents` (null: the limit is to be removed) until `pending_at`, and is in force from
+ * A deposit limit a player set on themselves (docs/responsible-play.md), one row per period.
+ * `limit_cents` is the limit in force (null: none). A raise or a removal waits 24 hours: it is kept
+ * in `pending_cents` (null: the limit is to be removed) until `pending_at`, and is in force from
  * then on; readers apply a due change themselves, so no worker has to.
  */
 export const depositLimits = pgTable(

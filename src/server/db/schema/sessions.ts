@@ -2,8 +2,8 @@ import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'd
 import { users } from './users.ts';
 
 /**
- * A signed-in browser. Only the SHA-256 of the cookie's token is kept (DESIGN §4); `id` names the
- * session in the devices list, where the hash must never appear.
+ * A signed-in browser. Only the SHA-256 of the cookie's token is kept (docs/accounts.md); `id`
+ * names the session in the devices list, where the hash must never appear.
  */
 export const sessions = pgTable(
   'sessions',
@@ -16,12 +16,15 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    /** What the devices list shows (DESIGN §16): the browser's User-Agent and client address. */
+    /**
+     * What the devices list shows (docs/accounts.md#account-security): the browser's User-Agent and
+     * client address.
+     */
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
     /**
-     * Where the address was located at sign-in (DESIGN §11): the country, the US state by code,
-     * and the label the devices list shows. Null for private and unknown addresses.
+     * Where the address was located at sign-in (docs/responsible-play.md): the country, the US
+     * state by code, and the label the devices list shows. Null for private and unknown addresses.
      */
     placeCountry: text('place_country'),
     placeState: text('place_state'),
@@ -31,7 +34,8 @@ export const sessions = pgTable(
     uniqueIndex('sessions_id_key').on(table.id),
     index('sessions_user_id_idx').on(table.userId),
     index('sessions_expires_at_idx').on(table.expiresAt),
-    // The risk tab (DESIGN §14) groups the sessions used in its window by address and browser.
+    // The risk tab (docs/operator-tools.md) groups the sessions used in its window by address and
+    // browser.
     index('sessions_last_seen_at_idx').on(table.lastSeenAt),
   ],
 );

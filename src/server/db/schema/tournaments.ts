@@ -22,7 +22,7 @@ export const TOURNAMENT_CANCEL_CAUSES = ['not_full', 'admin'] as const;
 export type TournamentCancelCause = (typeof TOURNAMENT_CANCEL_CAUSES)[number];
 
 /**
- * A single-elimination tournament (DESIGN §13). The entry fees live in the ledger's
+ * A single-elimination tournament (docs/tournaments.md). The entry fees live in the ledger's
  * `escrow:tournament:{id}` account from the join until the payout or the refunds; `pool_cents`
  * and `fee_cents` record the payout.
  */
@@ -177,7 +177,7 @@ export type TournamentMatch = typeof tournamentMatches.$inferSelect;
 
 /**
  * What a player of a disputed tournament match puts before the admin, as on a challenge
- * (DESIGN §10): a statement, a file kept in `uploads`, or both. Never changed once added.
+ * (docs/fair-play.md): a statement, a file kept in `uploads`, or both. Never changed once added.
  */
 export const tournamentMatchEvidence = pgTable(
   'tournament_match_evidence',

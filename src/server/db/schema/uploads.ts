@@ -6,9 +6,9 @@ export const UPLOAD_PURPOSES = ['screenshot', 'license', 'evidence'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /**
- * A file a user uploaded, stored privately under a server-made name (DESIGN §7). Who may read
- * it follows from its purpose: a screenshot or a dispute's evidence its challenge's players and
- * admins, a licence admins only.
+ * A file a user uploaded, stored privately under a server-made name
+ * (docs/architecture.md#files-and-mail). Who may read it follows from its purpose: a screenshot or
+ * a dispute's evidence its challenge's players and admins, a licence admins only.
  */
 export const uploads = pgTable(
   'uploads',

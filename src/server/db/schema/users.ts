@@ -30,31 +30,35 @@ export const users = pgTable(
      */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /**
-     * Set while an admin has suspended the player (DESIGN §10): they may sign in, read and
+     * Set while an admin has suspended the player (docs/fair-play.md): they may sign in, read and
      * withdraw available money, but not deposit, create or accept. `suspended_until` null means
      * until an admin lifts it; the reason is shown to the player.
      */
     suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
     suspensionReason: text('suspension_reason'),
-    /** When `email` was proven by a mailed link; cleared when the address changes (DESIGN §16). */
+    /**
+     * When `email` was proven by a mailed link; cleared when the address changes
+     * (docs/accounts.md#account-security).
+     */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /**
-     * Two-factor sign-in (DESIGN §16): the base32 TOTP secret once enabled; the one being set up
-     * until its first code is confirmed; and the last time step accepted, so no code works twice.
+     * Two-factor sign-in (docs/accounts.md#account-security): the base32 TOTP secret once enabled;
+     * the one being set up until its first code is confirmed; and the last time step accepted, so
+     * no code works twice.
      */
     totpSecret: text('totp_secret'),
     totpPendingSecret: text('totp_pending_secret'),
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     /**
-     * The US state the player says they are in, by code (DESIGN §11); null for an account made
-     * without one (a SPEC client), whose word is its permitted-location box.
+     * The US state the player says they are in, by code (docs/responsible-play.md); null for an
+     * account made without one (a SPEC client), whose word is its permitted-location box.
      */
     state: text('state'),
     /**
-     * A break the player took from cash play (DESIGN §11): a `time_out` or a `self_exclusion`,
-     * in force until `play_break_until`. Nobody can shorten it; it ends by itself. The history of
-     * breaks is in `responsible_gaming_changes`.
+     * A break the player took from cash play (docs/responsible-play.md): a `time_out` or a
+     * `self_exclusion`, in force until `play_break_until`. Nobody can shorten it; it ends by
+     * itself. The history of breaks is in `responsible_gaming_changes`.
      */
     playBreakKind: text('play_break_kind', { enum: PLAY_BREAK_KINDS }),
     playBreakUntil: timestamp('play_break_until', { withTimezone: true }),
@@ -64,7 +68,7 @@ export const users = pgTable(
     uniqueIndex('users_username_lower_key').on(sql`lower(${table.username})`),
     // The opponent field's suggestions: usernames by their first letters, in any case.
     index('users_username_prefix_idx').on(sql`lower(${table.username}) text_pattern_ops`),
-    // The overview's registrations by day (DESIGN §14).
+    // The overview's registrations by day (docs/operator-tools.md).
     index('users_created_at_idx').on(table.createdAt),
     check(
       'users_play_break_whole',

@@ -95,7 +95,7 @@ async function signIn(username: string, password: string, headers: Record<string
   return { agent, response };
 }
 
-describe('password change (DESIGN §16)', () => {
+describe('password change (docs/accounts.md#account-security)', () => {
   it('needs the current password, keeps this session, ends the others and mails the player', async () => {
     const player = await verifiedPlayer();
     const other = await signIn(player.user.username, 'correct-horse');
@@ -145,7 +145,7 @@ describe('password change (DESIGN §16)', () => {
   });
 });
 
-describe('forgotten password (DESIGN §16)', () => {
+describe('forgotten password (docs/accounts.md#account-security)', () => {
   it('answers the same words for a verified, an unverified and an unknown account', async () => {
     const verified = await verifiedPlayer();
     const unverifiedEmail = uniqueEmail();
@@ -387,7 +387,7 @@ describe('forgotten password (DESIGN §16)', () => {
   });
 });
 
-describe('e-mail verification (DESIGN §16)', () => {
+describe('e-mail verification (docs/accounts.md#account-security)', () => {
   it('registration mails a link; the link verifies the address once', async () => {
     const email = uniqueEmail();
     const player = await signUp(t.app, { email });
@@ -474,7 +474,7 @@ describe('e-mail verification (DESIGN §16)', () => {
   });
 });
 
-describe('devices (DESIGN §16)', () => {
+describe('devices (docs/accounts.md#account-security)', () => {
   it('lists the sessions with browser and address, and signs out one or all the others', async () => {
     const email = uniqueEmail();
     const player = await signUp(t.app, { email });

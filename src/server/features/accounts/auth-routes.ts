@@ -98,7 +98,8 @@ export const authRoutes =
         config: { access: 'public' },
         schema: {
           body: loginBodySchema,
-          // A player with two-factor sign-in on gets no session yet: a code is due (DESIGN §16).
+          // A player with two-factor sign-in on gets no session yet: a code is due
+          // (docs/accounts.md#account-security).
           response: { 200: signInResponseSchema, ...errors },
         },
       },

@@ -25,10 +25,11 @@ function browserOf(userAgent: string | null) {
 }
 
 /**
- * Where a sign-in comes from, as coarse as a place: the network of the address (a /24 for IPv4,
- * a /48 for IPv6), so a home router that gets a new address from the same provider block is the
- * same place. The city lookup of DESIGN §11 names the place for people (the devices list, the
- * mail); the key stays the network, so that accounts known before the lookup are not mailed anew.
+ * Where a sign-in comes from, as coarse as a place: the network of the address (a /24 for IPv4, a
+ * /48 for IPv6), so a home router that gets a new address from the same provider block is the same
+ * place. The city lookup of docs/responsible-play.md names the place for people (the devices list,
+ * the mail); the key stays the network, so that accounts known before the lookup are not mailed
+ * anew.
  */
 export function placeOf(address: string): string {
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;

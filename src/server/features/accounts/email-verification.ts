@@ -4,8 +4,8 @@ import { issueLink } from './mailed-links.ts';
 import { verificationMail } from './security-mail.ts';
 
 /**
- * Queues the mail that proves `email` belongs to the player (DESIGN §16), inside the caller's
- * transaction; the caller wakes the mail worker once it has committed.
+ * Queues the mail that proves `email` belongs to the player (docs/accounts.md#account-security),
+ * inside the caller's transaction; the caller wakes the mail worker once it has committed.
  */
 export async function queueVerificationMail(
   db: Executor,

@@ -16,9 +16,9 @@ import {
 import { auditEntriesFor } from '../admin/testing/admin-agent.ts';
 
 /**
- * Where cash play is allowed (DESIGN §11): the state a player declares, and where the city
- * database puts the client's address, read through the proxy as every per-address rule reads it.
- * The addresses are universities' own, inside the shipped database's ranges.
+ * Where cash play is allowed (docs/responsible-play.md): the state a player declares, and where the
+ * city database puts the client's address, read through the proxy as every per-address rule reads
+ * it. The addresses are universities' own, inside the shipped database's ranges.
  */
 const TENNESSEE = '160.36.0.1'; // University of Tennessee, Knoxville
 const CANADA = '128.100.0.1'; // University of Toronto

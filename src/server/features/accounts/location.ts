@@ -37,10 +37,11 @@ function refusedIn(code: StateCode, field: string | undefined): AppError {
 
 /**
  * Refuses cash play (registration, deposits, creating, accepting) where it is not allowed
- * (DESIGN §11): a declared state in EXCLUDED_STATES, or a client address the city database puts
- * outside the United States or in an excluded state. Private, loopback and unknown addresses
- * leave the decision to the declared state. `declaredField` names the form field that gave the
- * state, so a refusal of it shows there. Answers the place found, for the caller to record.
+ * (docs/responsible-play.md): a declared state in EXCLUDED_STATES, or a client address the city
+ * database puts outside the United States or in an excluded state. Private, loopback and unknown
+ * addresses leave the decision to the declared state. `declaredField` names the form field that
+ * gave the state, so a refusal of it shows there. Answers the place found, for the caller to
+ * record.
  */
 export async function requirePlayableLocation(
   ctx: AppContext,

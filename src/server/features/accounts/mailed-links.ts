@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import { authTokens, type AuthTokenPurpose } from '../../db/schema/account-security.ts';
 import { hashToken } from './sessions.ts';
 
-/** How long each kind of mailed link works (DESIGN §16). */
+/** How long each kind of mailed link works (docs/accounts.md#account-security). */
 export const LINK_LIFETIME_MS: Record<AuthTokenPurpose, number> = {
   password_reset: RESET_TOKEN_MINUTES * 60_000,
   email_verification: VERIFY_TOKEN_HOURS * 60 * 60_000,

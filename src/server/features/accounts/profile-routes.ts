@@ -27,7 +27,10 @@ import { findLatestVerification, submitLicense } from './id-verification.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 
-/** The player's own account (SPEC §2 Profile): e-mail, driver's licence, verification status. */
+/**
+ * The player's own account (docs/product.md#screens Profile): e-mail, driver's licence,
+ * verification status.
+ */
 export const profileRoutes =
   (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
   async (app) => {
@@ -53,7 +56,8 @@ export const profileRoutes =
         const user = requireUser(request);
         const { email } = request.body;
         const now = ctx.clock();
-        // A new address must be proven again (DESIGN §16); the same address keeps its proof.
+        // A new address must be proven again (docs/accounts.md#account-security); the same address
+        // keeps its proof.
         const { row: updated, mailed } = await inTransaction(
           ctx.db,
           async ({ tx, afterCommit }) => {
@@ -101,8 +105,9 @@ export const profileRoutes =
       async (request) => {
         const user = requireUser(request);
         const { state } = request.body;
-        // The player's word, recorded with what it replaced (DESIGN §11). Moving into an excluded
-        // state is allowed: from then on deposits and stakes are refused, payouts never are.
+        // The player's word, recorded with what it replaced (docs/responsible-play.md). Moving into
+        // an excluded state is allowed: from then on deposits and stakes are refused, payouts never
+        // are.
         const updated = await inTransaction(ctx.db, async ({ tx }) => {
           const [before] = await tx
             .select({ state: users.state })

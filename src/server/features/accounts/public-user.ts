@@ -11,7 +11,7 @@ export function hasVerifiedEmail(user: User): user is User & { email: string } {
   return user.email !== null && user.emailVerifiedAt !== null;
 }
 
-/** The API's view of a user at `now` (SPEC §3): never the password hash. */
+/** The API's view of a user at `now` (docs/product.md#data): never the password hash. */
 export function toPublicUser(
   user: User,
   now: Date,

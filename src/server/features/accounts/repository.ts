@@ -41,9 +41,9 @@ export async function insertUser(db: Executor, values: NewUser): Promise<User | 
 export const PLAYER_SUGGESTIONS = 8;
 
 /**
- * Usernames starting with `prefix` (any case) of players a challenge can go to now: not the
- * viewer, not deleted, suspended or on a break (DESIGN §12). Those are left out, never marked,
- * so that the suggestions tell nobody about them.
+ * Usernames starting with `prefix` (any case) of players a challenge can go to now: not the viewer,
+ * not deleted, suspended or on a break (docs/challenges.md#finding-an-opponent). Those are left
+ * out, never marked, so that the suggestions tell nobody about them.
  */
 export async function suggestOpponents(
   db: Executor,

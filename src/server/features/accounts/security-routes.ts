@@ -46,8 +46,8 @@ function invalidLink(): AppError {
 }
 
 /**
- * Account security of DESIGN §16 that needs no second factor: changing and resetting the
- * password, proving the e-mail address, and the list of signed-in devices.
+ * Account security of docs/accounts.md#account-security that needs no second factor: changing and
+ * resetting the password, proving the e-mail address, and the list of signed-in devices.
  */
 export const accountSecurityRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>

@@ -9,15 +9,15 @@ import { findUserByUsername } from './repository.ts';
 /** The columns a suspension lives in. */
 export type SuspensionColumns = Pick<User, 'suspendedAt' | 'suspendedUntil' | 'suspensionReason'>;
 
-/** The columns a player's own break from cash play lives in (DESIGN §11). */
+/** The columns a player's own break from cash play lives in (docs/responsible-play.md). */
 export type PlayBreakColumns = Pick<User, 'playBreakKind' | 'playBreakUntil'>;
 
 /** What decides whether a player may deposit, create and accept: an admin's and their own word. */
 export type StandingColumns = SuspensionColumns & PlayBreakColumns;
 
 /**
- * Whether an admin's suspension holds at `now` (DESIGN §10): one was set and it has no end, or
- * its end is still ahead. The one place that decides it; every rule asks here.
+ * Whether an admin's suspension holds at `now` (docs/fair-play.md): one was set and it has no end,
+ * or its end is still ahead. The one place that decides it; every rule asks here.
  */
 export function isSuspended(user: SuspensionColumns, now: Date): boolean {
   return user.suspendedAt !== null && (user.suspendedUntil === null || user.suspendedUntil > now);
@@ -82,7 +82,8 @@ export async function requireCashPlayAllowed(
 
 /**
  * The id of the player named `username` if a challenge can go to them now: an account neither
- * deleted nor suspended nor on a break (DESIGN §12); null otherwise, whichever the reason.
+ * deleted nor suspended nor on a break (docs/challenges.md#finding-an-opponent); null otherwise,
+ * whichever the reason.
  */
 export async function findChallengeableUser(
   db: Executor,

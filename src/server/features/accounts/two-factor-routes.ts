@@ -41,7 +41,10 @@ const invalidCode = () =>
   });
 const signInExpired = () => new AppError('INVALID_CODE', SECURITY_MESSAGES.signInExpired);
 
-/** Two-factor sign-in (DESIGN §16): its set-up from the profile, and the login's second step. */
+/**
+ * Two-factor sign-in (docs/accounts.md#account-security): its set-up from the profile, and the
+ * login's second step.
+ */
 export const twoFactorRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

@@ -16,8 +16,8 @@ import { hasVerifiedEmail } from './public-user.ts';
 import { hashToken } from './sessions.ts';
 
 /**
- * Two-factor sign-in (DESIGN §16): RFC 6238 codes from the player's authenticator app, and ten
- * single-use recovery codes for the day the phone is lost.
+ * Two-factor sign-in (docs/accounts.md#account-security): RFC 6238 codes from the player's
+ * authenticator app, and ten single-use recovery codes for the day the phone is lost.
  */
 
 /** What every authenticator app assumes when the URI says nothing else. */
@@ -196,7 +196,10 @@ export async function eraseTwoFactor(db: Executor, userId: number): Promise<User
   return user;
 }
 
-/** Tells the player their sign-in changed, if their address is proven: a mail to a stranger is worse. */
+/**
+ * Tells the player their sign-in changed, if their address is proven: a mail to a stranger is
+ * worse.
+ */
 export async function mailTwoFactorChange(
   db: Executor,
   user: User,

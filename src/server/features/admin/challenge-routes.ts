@@ -28,7 +28,7 @@ const errors = {
   409: errorBodySchema,
 };
 
-/** SPEC §2 COMPLETED CHALLENGES, and the dispute queue the issue adds. */
+/** docs/product.md#screens COMPLETED CHALLENGES, and the dispute queue the issue adds. */
 export const adminChallengeRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

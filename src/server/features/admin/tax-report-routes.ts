@@ -57,7 +57,9 @@ function toCsvRecord(year: number, entry: TaxReportEntry): Record<string, string
   };
 }
 
-/** The tax report of DESIGN §11: a year's players at or above `TAX_REPORT_THRESHOLD`. */
+/**
+ * The tax report of docs/responsible-play.md: a year's players at or above `TAX_REPORT_THRESHOLD`.
+ */
 export const adminTaxReportRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

@@ -28,10 +28,10 @@ import { auditEntriesFor, signInAdmin } from './testing/admin-agent.ts';
 import { spreadsheetText } from '../../lib/spreadsheet-text.ts';
 
 /**
- * The tax report of DESIGN §11 (issue 19): per calendar year (UTC), each player's prizes credited
- * minus the stakes of those challenges, listed at or above TAX_REPORT_THRESHOLD ($2,000 here, the
- * default). Every credit below goes through the real money path (stake, report, confirm or an
- * admin's award); only its time is then moved into the year a case needs.
+ * The tax report of docs/responsible-play.md (issue 19): per calendar year (UTC), each player's
+ * prizes credited minus the stakes of those challenges, listed at or above TAX_REPORT_THRESHOLD
+ * ($2,000 here, the default). Every credit below goes through the real money path (stake, report,
+ * confirm or an admin's award); only its time is then moved into the year a case needs.
  */
 
 let t: TestApp;

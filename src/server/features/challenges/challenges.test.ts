@@ -415,7 +415,7 @@ describe('reading challenges', () => {
     const { id } = (await creator.agent.post('/api/challenges', challengeBody())).json();
     const seenByStranger = (await stranger.agent.get(`/api/challenges/${id}`)).json();
     expect(seenByStranger.phoneNumber).toBeNull();
-    // The record is public (DESIGN §10): it is what an opponent looks at before accepting.
+    // The record is public (docs/fair-play.md): it is what an opponent looks at before accepting.
     expect(seenByStranger.creator).toEqual({
       id: creator.user.id,
       username: creator.user.username,

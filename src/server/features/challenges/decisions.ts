@@ -140,7 +140,7 @@ export async function resolveDispute(
       deleted.has(userId) ? HOUSE_UNCLAIMED : userWallet(userId);
 
     const settlement = await findUnreversedSettlement(uow.tx, challenge.id);
-    // A result reported under review holds its credit in review:challenge:{id} (DESIGN §10).
+    // A result reported under review holds its credit in review:challenge:{id} (docs/fair-play.md).
     const heldForReview =
       settlement?.postings.some(
         (posting) => posting.account === challengeReview(challenge.id) && posting.amountCents > 0n,

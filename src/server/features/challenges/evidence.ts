@@ -36,7 +36,7 @@ function partsError(error: unknown): unknown {
 }
 
 /**
- * Reads a player's evidence from a multipart body (DESIGN §10): a `statement` of up to 2,000
+ * Reads a player's evidence from a multipart body (docs/fair-play.md): a `statement` of up to 2,000
  * characters and/or one `file`, an image (25 MB) or an MP4 or WebM video (100 MB), recognised by
  * its bytes and stored. Challenges and tournament matches (decision 0020) both take it so.
  */
@@ -88,7 +88,7 @@ export async function receiveEvidence(
   return { statement, upload };
 }
 
-/** Adds a player's evidence to a disputed challenge (DESIGN §10). */
+/** Adds a player's evidence to a disputed challenge (docs/fair-play.md). */
 export async function addEvidence(
   ctx: AppContext,
   store: FileStore,

@@ -15,7 +15,7 @@ import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { runFairPlayPass } from './review.ts';
 
 // Races only show on PostgreSQL: PGlite has one connection and runs transactions one by one.
-describe.runIf(onPostgres)('fair play races on PostgreSQL (DESIGN §10)', () => {
+describe.runIf(onPostgres)('fair play races on PostgreSQL (docs/fair-play.md)', () => {
   let t: TestApp;
   const ROUNDS = 8;
 

@@ -22,8 +22,8 @@ import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { runFairPlayPass } from './review.ts';
 
 /**
- * Fair play (issue 16, DESIGN §10): a reported result's credit waits for the opponent, so a false
- * report can always be undone; an accepted match that nobody reports always ends.
+ * Fair play (issue 16, docs/fair-play.md): a reported result's credit waits for the opponent, so a
+ * false report can always be undone; an accepted match that nobody reports always ends.
  */
 
 const HOUR_MS = 3_600_000;
@@ -385,7 +385,7 @@ describe('the rules', () => {
 describe('notifications', () => {
   it('a payout completed or failed is told once, beside the mail that says it', async () => {
     const owner = await player(30, 'owner@example.com');
-    // Payout notices are mailed only to a proven address (DESIGN §16).
+    // Payout notices are mailed only to a proven address (docs/accounts.md#account-security).
     await markEmailVerified(t.database, owner.user.id);
     const request = () =>
       owner.agent.post('/api/payouts', {

@@ -22,8 +22,9 @@ import {
 } from '#tests/helpers/test-app.ts';
 
 /**
- * Direct challenges and quick match (DESIGN §12): a direct challenge is its two players' only,
- * and quick match pairs players on the same terms exactly once, however many ask at once.
+ * Direct challenges and quick match (docs/challenges.md#finding-an-opponent): a direct challenge is
+ * its two players' only, and quick match pairs players on the same terms exactly once, however many
+ * ask at once.
  */
 let t: TestApp;
 let pushed: AppEvent[] = [];

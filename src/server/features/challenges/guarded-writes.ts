@@ -15,7 +15,9 @@ import { requireCashPlayAllowed, type StandingColumns } from '../accounts/index.
 export type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'> &
   Partial<Pick<Challenge, 'opponentId'>>;
 
-/** Announces a change made in one call that has committed already (DESIGN §6). */
+/**
+ * Announces a change made in one call that has committed already (docs/architecture.md#realtime).
+ */
 export async function announceCommitted(ctx: AppContext, challenge: Announced): Promise<void> {
   await ctx.bus.publish(challengeEvent(challenge));
 }

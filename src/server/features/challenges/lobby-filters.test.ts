@@ -12,7 +12,10 @@ import {
   type TestApp,
 } from '#tests/helpers/test-app.ts';
 
-/** The lobby's filters on GET /api/challenges and its counts (DESIGN §12). */
+/**
+ * The lobby's filters on GET /api/challenges and its counts
+ * (docs/challenges.md#finding-an-opponent).
+ */
 let t: TestApp;
 let creator: Awaited<ReturnType<typeof signUp>>;
 let viewer: Awaited<ReturnType<typeof signUp>>;

@@ -1,8 +1,8 @@
 import type { Challenge } from '../../db/schema/challenges.ts';
 
 /**
- * The fair-play rules of a reported match (DESIGN §10), shared by challenges and tournament
- * matches (DESIGN §13, decision 0020): each keeps its own rows and money, and both judge a
+ * The fair-play rules of a reported match (docs/fair-play.md), shared by challenges and tournament
+ * matches (docs/tournaments.md, decision 0020): each keeps its own rows and money, and both judge a
  * report, an answer and a no-show claim here.
  */
 

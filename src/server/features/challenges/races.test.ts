@@ -65,8 +65,8 @@ describe.runIf(onPostgres)('challenge races on PostgreSQL', () => {
         }),
       ),
     );
-    // One report settles; the other player's first different report disputes it (DESIGN §10);
-    // every other report is refused.
+    // One report settles; the other player's first different report disputes it
+    // (docs/fair-play.md); every other report is refused.
     const accepted = responses.filter((r) => r.statusCode === 200).map((r) => r.json().status);
     expect(accepted.sort()).toEqual(['completed', 'disputed']);
     expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(18);

@@ -14,8 +14,9 @@ import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { EMPTY_RECORD, findPlayerRecords } from './records.ts';
 
 /**
- * Players' records (DESIGN §10), derived from their challenges: played, won, lost, ties lost,
- * disputes opened and lost, no-shows and cancelled matches, on every challenge they appear in.
+ * Players' records (docs/fair-play.md), derived from their challenges: played, won, lost, ties
+ * lost, disputes opened and lost, no-shows and cancelled matches, on every challenge they appear
+ * in.
  */
 
 let now = new Date('2031-03-01T12:00:00Z');
@@ -109,7 +110,7 @@ describe('a player’s record', () => {
     await report(alice, won, 3, 1);
     await expectOk(bob.agent.post(`/api/challenges/${won}/confirm`));
 
-    // Level scores: the acceptor wins (SPEC §4), still under review.
+    // Level scores: the acceptor wins (docs/product.md#states), still under review.
     await report(alice, await match(alice, bob), 2, 2);
 
     // Alice reports a false win; Bob disputes it and the admin decides for Bob.

@@ -16,7 +16,7 @@ export const EMPTY_RECORD: PlayerRecord = {
 };
 
 /**
- * Each player's record (DESIGN §10) for a set of players, read by primary key from
+ * Each player's record (docs/fair-play.md) for a set of players, read by primary key from
  * `player_records`, which the challenges' trigger keeps as their challenges change (migration
  * 0024 says what each challenge counts). A player whose challenges never counted has no row:
  * callers show them `EMPTY_RECORD`.

@@ -75,7 +75,10 @@ export interface ChallengeRow {
   challenge: Challenge;
   creator: Party;
   acceptor: Party | null;
-  /** A direct challenge's invited player (DESIGN §12); null for a public one. */
+  /**
+   * A direct challenge's invited player (docs/challenges.md#finding-an-opponent); null for a public
+   * one.
+   */
   opponentName: string | null;
 }
 
@@ -395,11 +398,11 @@ export interface ResultRecord {
 }
 
 /**
- * Records a result on an accepted challenge with its mail; a completed one also moves the prize
- * out of the escrow: the winner's credit into review, the fee to the house (DESIGN §10). Refused
+ * Records a result on an accepted challenge with its mail; a completed one also moves the prize out
+ * of the escrow: the winner's credit into review, the fee to the house (docs/fair-play.md). Refused
  * (unchanged) when the challenge is no longer accepted. `news` is written by this statement's
- * `told` step rather than by the function (which gets none), so that the statement answers what
- * it stored; without mail, as `mails` already says it.
+ * `told` step rather than by the function (which gets none), so that the statement answers what it
+ * stored; without mail, as `mails` already says it.
  */
 export function recordResultCall(
   result: ResultRecord,
@@ -457,7 +460,10 @@ export interface ListFilter extends ChallengeFilters {
 /** `LIKE` reads `%`, `_` and `\` in a pattern as wildcards or escapes: a name may contain them. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
-/** The conditions of the lobby's filters (DESIGN §12), for the lists and for their counts. */
+/**
+ * The conditions of the lobby's filters (docs/challenges.md#finding-an-opponent), for the lists and
+ * for their counts.
+ */
 function filterConditions(filter: ChallengeFilters): SQL[] {
   const conditions: SQL[] = [];
   if (filter.game !== undefined) {
@@ -511,7 +517,7 @@ export async function listChallengeRows(db: Executor, filter: ListFilter): Promi
     );
     if (sentOrReceived) conditions.push(sentOrReceived);
   }
-  // A direct challenge is seen by its two players only (DESIGN §12).
+  // A direct challenge is seen by its two players only (docs/challenges.md#finding-an-opponent).
   if (filter.role === undefined && !filter.everyone) conditions.push(isNull(challenges.opponentId));
   if (filter.before !== undefined) conditions.push(afterCursor(filter.before, sort));
   const rows = await selectWithParties(db, filter.withBalances)

@@ -88,10 +88,11 @@ function resultMails(
 
 /**
  * Records the scores and, unless the submission disputes, moves the prize out of the escrow: the
- * winner's credit (prize − fee) into review, the fee to the house (DESIGN §3, §10). Scores, mail
- * and money are one call guarded by `status = 'accepted'`, and the `settle:{id}` idempotency key
- * stands behind it: a second settlement is impossible. When the opponent of the reporter submits
- * during the review, that is their answer: the same winner confirms, another disputes.
+ * winner's credit (prize − fee) into review, the fee to the house (docs/challenges.md#lifecycle,
+ * docs/fair-play.md). Scores, mail and money are one call guarded by `status = 'accepted'`, and the
+ * `settle:{id}` idempotency key stands behind it: a second settlement is impossible. When the
+ * opponent of the reporter submits during the review, that is their answer: the same winner
+ * confirms, another disputes.
  */
 export async function submitScores(
   ctx: AppContext,
@@ -241,8 +242,8 @@ async function answerReport(
 }
 
 /**
- * The other player contests a completed result (DESIGN §10): while its credit is under review,
- * or, for a result settled before reviews existed, within 24 hours; an admin decides.
+ * The other player contests a completed result (docs/fair-play.md): while its credit is under
+ * review, or, for a result settled before reviews existed, within 24 hours; an admin decides.
  */
 export async function disputeResult(
   ctx: AppContext,

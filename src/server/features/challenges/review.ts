@@ -15,7 +15,7 @@ import { settle } from './settlement.ts';
 
 const HOUR_MS = 3_600_000;
 
-/** Until when a result reported now is held for the opponent's answer (DESIGN §10). */
+/** Until when a result reported now is held for the opponent's answer (docs/fair-play.md). */
 export function reviewEndsAt(ctx: AppContext, reportedAt: Date): Date {
   return new Date(reportedAt.getTime() + ctx.env.RESULT_REVIEW_HOURS * HOUR_MS);
 }
@@ -72,7 +72,10 @@ export function onPlayersChallenge<T>(
 type Announced = Pick<Challenge, 'id' | 'status' | 'creatorId' | 'acceptorId'> &
   Partial<Pick<Challenge, 'opponentId'>>;
 
-/** The event that tells the sockets showing this challenge that it changed (DESIGN §6). */
+/**
+ * The event that tells the sockets showing this challenge that it changed
+ * (docs/architecture.md#realtime).
+ */
 export function challengeEvent(challenge: Announced) {
   return {
     type: 'challenge' as const,

@@ -82,7 +82,8 @@ export const challengeRoutes =
 
     async function viewOf(id: number, viewer: User) {
       const row = await findChallengeRow(ctx.db, id);
-      // Someone else's direct challenge is not there at all for a player (DESIGN §12).
+      // Someone else's direct challenge is not there at all for a player
+      // (docs/challenges.md#finding-an-opponent).
       if (!row || !(viewer.isAdmin || maySee(row.challenge, viewer.id)))
         throw new AppError('NOT_FOUND', CHALLENGE_MESSAGES.notFound);
       return toChallengeView(row, viewer);

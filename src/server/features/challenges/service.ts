@@ -42,7 +42,7 @@ export interface CreateChallengeInput {
   console: string;
   mode?: string | undefined;
   platform?: string | undefined;
-  /** A direct challenge's opponent, by username (DESIGN §12). */
+  /** A direct challenge's opponent, by username (docs/challenges.md#finding-an-opponent). */
   opponent?: string | undefined;
 }
 
@@ -56,7 +56,7 @@ export interface QuickMatchInput {
 
 /**
  * Opens a challenge with the creator's stake in its escrow, unless the creator is suspended
- * (DESIGN §10): the suspension is read afresh (or was, by the route: `standing`), and the
+ * (docs/fair-play.md): the suspension is read afresh (or was, by the route: `standing`), and the
  * creation is guarded by what was read.
  */
 export async function createChallenge(
@@ -163,8 +163,8 @@ export async function acceptChallenge(
 }
 
 /**
- * The opponent of a direct challenge turns it down (DESIGN §12): the creator's stake comes back,
- * the challenge is cancelled, and the creator is told.
+ * The opponent of a direct challenge turns it down (docs/challenges.md#finding-an-opponent): the
+ * creator's stake comes back, the challenge is cancelled, and the creator is told.
  */
 export async function declineChallenge(
   ctx: AppContext,
@@ -193,9 +193,9 @@ export async function declineChallenge(
 }
 
 /**
- * Quick match (DESIGN §12): the oldest open public challenge of another player on the same
- * terms is accepted, or a challenge is opened for the next player who asks. Answers the
- * challenge's id and whether it met an opponent.
+ * Quick match (docs/challenges.md#finding-an-opponent): the oldest open public challenge of another
+ * player on the same terms is accepted, or a challenge is opened for the next player who asks.
+ * Answers the challenge's id and whether it met an opponent.
  */
 export async function quickMatch(
   ctx: AppContext,
@@ -242,7 +242,7 @@ export async function quickMatch(
 
 /**
  * The creator withdraws an open challenge (its stake comes back), or a player of an accepted
- * match asks to call it off (DESIGN §10): once both have asked, both stakes are refunded.
+ * match asks to call it off (docs/fair-play.md): once both have asked, both stakes are refunded.
  */
 export async function cancelChallenge(
   ctx: AppContext,

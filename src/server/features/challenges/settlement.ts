@@ -4,7 +4,7 @@ import { percentOf } from '#shared/money.ts';
 export interface Settlement {
   /** Both stakes: the whole escrow. */
   prizeCents: bigint;
-  /** The house's 5%, rounded half-up to the cent (DESIGN §3). */
+  /** The house's 5%, rounded half-up to the cent (docs/challenges.md#lifecycle). */
   feeCents: bigint;
   /** What reaches the winner's wallet. */
   winnerCreditCents: bigint;
@@ -16,7 +16,7 @@ export function settle(stakeCents: bigint): Settlement {
   return { prizeCents, feeCents, winnerCreditCents: prizeCents - feeCents };
 }
 
-/** SPEC §4: the creator wins only with the higher score; ties go to the acceptor. */
+/** docs/product.md#states: the creator wins only with the higher score; ties go to the acceptor. */
 export function winnerOf(
   scores: { creatorScore: number; acceptorScore: number },
   players: { creatorId: number; acceptorId: number },

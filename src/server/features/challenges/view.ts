@@ -4,9 +4,9 @@ import type { User } from '../../db/schema/users.ts';
 import type { ChallengeRow, Party } from './repository.ts';
 
 /**
- * The challenge as one viewer may see it (SPEC §3). Phone numbers reach only the two players
- * and admins, so that an open challenge does not publish its creator's number to every visitor;
- * e-mail addresses and balances reach admins only.
+ * The challenge as one viewer may see it (docs/product.md#data). Phone numbers reach only the two
+ * players and admins, so that an open challenge does not publish its creator's number to every
+ * visitor; e-mail addresses and balances reach admins only.
  */
 export function toChallengeView(row: ChallengeRow, viewer: User): ChallengeView {
   const { challenge } = row;

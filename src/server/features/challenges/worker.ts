@@ -7,9 +7,9 @@ import { REVIEW_BATCH, runFairPlayPass } from './review.ts';
 export const FAIR_PLAY_INTERVAL_MS = 15_000;
 
 /**
- * The fair-play worker of one instance (DESIGN §10). Every instance runs it; each row is claimed
- * with `SKIP LOCKED` and changed in the claim's transaction, so the instances share the work and
- * none is done twice.
+ * The fair-play worker of one instance (docs/fair-play.md). Every instance runs it; each row is
+ * claimed with `SKIP LOCKED` and changed in the claim's transaction, so the instances share the
+ * work and none is done twice.
  */
 export function startFairPlayWorker(
   ctx: AppContext,

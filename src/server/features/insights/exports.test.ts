@@ -9,10 +9,10 @@ import { createTestApp, signUp, type Agent, type TestApp } from '#tests/helpers/
 import { auditEntriesFor, signInAdmin } from '../admin/testing/admin-agent.ts';
 
 /**
- * The CSV exports of DESIGN §14 (issue 22): each file's rows for a range of UTC days, with money
- * as exact decimal dollars, quoting done by the CSV writer, formulas defused; and the transfers
- * file streamed from a cursor, so 100,000 transfers pass through the server without it holding
- * the file.
+ * The CSV exports of docs/operator-tools.md (issue 22): each file's rows for a range of UTC days,
+ * with money as exact decimal dollars, quoting done by the CSV writer, formulas defused; and the
+ * transfers file streamed from a cursor, so 100,000 transfers pass through the server without it
+ * holding the file.
  */
 
 let t: TestApp;

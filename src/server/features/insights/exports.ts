@@ -140,8 +140,8 @@ async function* mapRows<T>(
 
 /**
  * The records of one export, read from a database cursor a batch at a time: however large the
- * range, the server holds one batch (DESIGN §14). The tax list is the tax report's own rows for
- * the range, at `taxThresholdCents`.
+ * range, the server holds one batch (docs/operator-tools.md). The tax list is the tax report's own
+ * rows for the range, at `taxThresholdCents`.
  */
 export function streamExport(
   database: DatabaseHandle,

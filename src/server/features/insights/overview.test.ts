@@ -7,10 +7,11 @@ import { Agent, createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
 
 /**
- * The overview of DESIGN §14 (issue 22). A seeded random history of registrations, challenges and
- * ledger transfers is written straight into the tables, with times spread over the weeks around
- * the range; each figure is then computed here from the fixture arrays, by plain loops, and must
- * equal what the SQL aggregates answer, for the whole range and for every day of it.
+ * The overview of docs/operator-tools.md (issue 22). A seeded random history of registrations,
+ * challenges and ledger transfers is written straight into the tables, with times spread over the
+ * weeks around the range; each figure is then computed here from the fixture arrays, by plain
+ * loops, and must equal what the SQL aggregates answer, for the whole range and for every day of
+ * it.
  */
 
 const RANGE = { from: '2026-03-01', to: '2026-03-21' };

@@ -10,7 +10,10 @@ export interface DayRange {
   to: string;
 }
 
-/** The overview's figures for one day or for the whole range (DESIGN §14); money in cents. */
+/**
+ * The overview's figures for one day or for the whole range (docs/operator-tools.md); money in
+ * cents.
+ */
 export interface OverviewFigures {
   stakesVolumeCents: bigint;
   feesEarnedCents: bigint;

@@ -14,7 +14,10 @@ import {
 } from '#tests/helpers/test-app.ts';
 import { auditEntriesFor, signInAdmin } from '../admin/testing/admin-agent.ts';
 
-/** The admin's page per player (DESIGN §14, issue 22): one player whole, and notes, audited. */
+/**
+ * The admin's page per player (docs/operator-tools.md, issue 22): one player whole, and notes,
+ * audited.
+ */
 
 let t: TestApp;
 let admin: Agent;

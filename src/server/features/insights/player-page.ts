@@ -47,9 +47,10 @@ async function listNotes(db: Executor, userId: number): Promise<AdminNoteView[]>
 }
 
 /**
- * One player whole for an admin (DESIGN §14): the profile and standing, the licence review, the
- * limits and breaks, the record, and the newest `PLAYER_PAGE_ROWS` of each list. Challenges are
- * shown as a participant sees them: the admin's page holds no other player's contact details.
+ * One player whole for an admin (docs/operator-tools.md): the profile and standing, the licence
+ * review, the limits and breaks, the record, and the newest `PLAYER_PAGE_ROWS` of each list.
+ * Challenges are shown as a participant sees them: the admin's page holds no other player's contact
+ * details.
  */
 export async function loadPlayerPage(ctx: AppContext, userId: number): Promise<PlayerPage> {
   const db = ctx.db;

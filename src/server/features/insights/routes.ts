@@ -60,7 +60,10 @@ function toFigures(figures: OverviewFigures): Omit<Overview, 'from' | 'to' | 'da
   };
 }
 
-/** Operator insights (DESIGN §14): the overview, the CSV exports, the risk signals, the players. */
+/**
+ * Operator insights (docs/operator-tools.md): the overview, the CSV exports, the risk signals, the
+ * players.
+ */
 export const insightsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

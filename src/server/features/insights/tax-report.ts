@@ -14,7 +14,10 @@ export function taxYear(year: number): TaxYear {
   return { year, from: new Date(Date.UTC(year, 0, 1)), to: new Date(Date.UTC(year + 1, 0, 1)) };
 }
 
-/** The instants a report covers: a tax year, or any range the admin exports (DESIGN §14). */
+/**
+ * The instants a report covers: a tax year, or any range the admin exports
+ * (docs/operator-tools.md).
+ */
 export type TaxPeriod = Pick<TaxYear, 'from' | 'to'>;
 
 /** One player's winnings in a tax year; money in cents. */
@@ -54,16 +57,17 @@ function toEntry(row: EntryRow): TaxReportEntry {
 }
 
 /**
- * The players whose net winnings in `year` reach `thresholdCents`, highest first (DESIGN §11).
+ * The players whose net winnings in `year` reach `thresholdCents`, highest first
+ * (docs/responsible-play.md).
  *
  * A prize is what the ledger credited to the winner's own wallet for a challenge: the settlement
  * that paid a result at once (results from before reviews, an admin's award) or the release of a
- * credit held for review (DESIGN §10). It belongs to the year of that transfer. A settlement that
- * was later reversed (an admin decided the dispute the other way) paid nothing in the end and is
- * left out; a credit that went to `house:unclaimed` because the account was already closed never
+ * credit held for review (docs/fair-play.md). It belongs to the year of that transfer. A settlement
+ * that was later reversed (an admin decided the dispute the other way) paid nothing in the end and
+ * is left out; a credit that went to `house:unclaimed` because the account was already closed never
  * reached the player. Net winnings are those credits, each already less the house's fee, minus the
- * player's own stake in each of those challenges. Losses on other challenges are not netted
- * against them: the rule is per prize, not the player's profit for the year.
+ * player's own stake in each of those challenges. Losses on other challenges are not netted against
+ * them: the rule is per prize, not the player's profit for the year.
  */
 function taxReportQuery({ from, to }: TaxPeriod, thresholdCents: bigint): SQL {
   return sql`

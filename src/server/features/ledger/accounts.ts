@@ -1,7 +1,7 @@
 /**
- * Ledger account keys (DESIGN §2). Every key names what the money is for; the kind decides
- * whether the account may go below zero. Only the house's adjustment account and the outside
- * world (`external:*`) may: money that enters from outside leaves those accounts negative.
+ * Ledger account keys (docs/money-and-ledger.md). Every key names what the money is for; the kind
+ * decides whether the account may go below zero. Only the house's adjustment account and the
+ * outside world (`external:*`) may: money that enters from outside leaves those accounts negative.
  */
 export type AccountKind = 'user' | 'escrow' | 'review' | 'payout_hold' | 'house' | 'external';
 
@@ -19,12 +19,14 @@ export const EXTERNAL_CRYPTO = 'external:crypto';
 
 export const userWallet = (userId: number): string => `user:${userId}`;
 export const challengeEscrow = (challengeId: number): string => `escrow:challenge:${challengeId}`;
-/** A tournament's entry fees, from the joins until the payout or the refunds (DESIGN §13). */
+/**
+ * A tournament's entry fees, from the joins until the payout or the refunds (docs/tournaments.md).
+ */
 export const tournamentEscrow = (tournamentId: number): string =>
   `escrow:tournament:${tournamentId}`;
 /**
- * A reported result's credit while the opponent may still contest it (DESIGN §10). The account
- * belongs to the winner (`user_id`), set when the result's settlement opens it.
+ * A reported result's credit while the opponent may still contest it (docs/fair-play.md). The
+ * account belongs to the winner (`user_id`), set when the result's settlement opens it.
  */
 export const challengeReview = (challengeId: number): string => `review:challenge:${challengeId}`;
 export const payoutHold = (payoutId: number): string => `payout:hold:${payoutId}`;

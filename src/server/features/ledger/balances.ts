@@ -2,9 +2,9 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, sqlArray, type Executor } from '../../db/client.ts';
 
 /**
- * A player's money as the API shows it (DESIGN §10): `available` is the wallet, which staking and
- * payouts may use; `underReview` is what reported results hold for them until their opponents
- * have had their say. The SPEC's `balance` is the two together.
+ * A player's money as the API shows it (docs/fair-play.md): `available` is the wallet, which
+ * staking and payouts may use; `underReview` is what reported results hold for them until their
+ * opponents have had their say. The SPEC's `balance` is the two together.
  */
 export interface UserBalances {
   availableCents: bigint;
@@ -74,7 +74,9 @@ export async function getUserBalances(db: Executor, userId: number): Promise<Use
   return (await getUsersBalances(db, [userId])).get(userId) ?? ZERO_BALANCES;
 }
 
-/** A player's wallet alone (their `available` money): the ledger's cached balance, zero before any. */
+/**
+ * A player's wallet alone (their `available` money): the ledger's cached balance, zero before any.
+ */
 export async function getUserBalanceCents(db: Executor, userId: number): Promise<bigint> {
   return (await getUserBalances(db, userId)).availableCents;
 }

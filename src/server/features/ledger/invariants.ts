@@ -7,7 +7,7 @@ export interface InvariantReport {
 }
 
 /**
- * The ledger's invariants (DESIGN §2), checked from the rows themselves:
+ * The ledger's invariants (docs/money-and-ledger.md), checked from the rows themselves:
  * every transfer sums to zero, so all postings do; each cached balance equals the sum of its
  * postings; no account that may not go negative is negative; no finished challenge's or
  * tournament's escrow still holds money; no settled result's review account does; no ended
@@ -68,7 +68,8 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
   for (const row of leftovers)
     problems.push(`${row.key} still holds ${row.balance} cents but is ${row.status}`);
 
-  // A finished or cancelled tournament has paid out or refunded every entry fee (DESIGN §13).
+  // A finished or cancelled tournament has paid out or refunded every entry fee
+  // (docs/tournaments.md).
   const tournamentLeftovers = await queryRows<{ key: string; balance: string; status: string }>(
     db,
     sql`
@@ -81,8 +82,8 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
   for (const row of tournamentLeftovers)
     problems.push(`${row.key} still holds ${row.balance} cents but is ${row.status}`);
 
-  // A result's credit is held only while the result is under review or disputed (DESIGN §10):
-  // once released, decided or refunded, its review account is empty.
+  // A result's credit is held only while the result is under review or disputed
+  // (docs/fair-play.md): once released, decided or refunded, its review account is empty.
   const heldAfter = await queryRows<{ key: string; balance: string; status: string }>(
     db,
     sql`
@@ -97,7 +98,8 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
     problems.push(`${row.key} still holds ${row.balance} cents but its result is settled`);
   }
 
-  // A payout's hold empties when it ends (DESIGN §15): out to the world, or back to the wallet.
+  // A payout's hold empties when it ends (docs/payouts.md): out to the world, or back to the
+  // wallet.
   const heldPayouts = await queryRows<{ key: string; balance: string; status: string }>(
     db,
     sql`

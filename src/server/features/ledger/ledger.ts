@@ -15,7 +15,7 @@ export interface Entry {
 }
 
 export interface TransferInput {
-  /** Replaying a key returns the first result and moves nothing (DESIGN §2). */
+  /** Replaying a key returns the first result and moves nothing (docs/money-and-ledger.md). */
   idempotencyKey: string;
   kind: TransferKind;
   entries: Entry[];

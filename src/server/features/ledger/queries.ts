@@ -38,7 +38,7 @@ async function challengeAccountBalances(
 export const escrowBalances = (db: Executor, challengeIds: number[]) =>
   challengeAccountBalances(db, challengeIds, challengeEscrow);
 
-/** What reported results still hold for review (DESIGN §10), by challenge. */
+/** What reported results still hold for review (docs/fair-play.md), by challenge. */
 export const reviewBalances = (db: Executor, challengeIds: number[]) =>
   challengeAccountBalances(db, challengeIds, challengeReview);
 

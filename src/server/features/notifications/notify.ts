@@ -30,7 +30,7 @@ export interface StoredNews {
 }
 
 /**
- * The `told` and `mailed` steps of a statement that tells players something (DESIGN §10), to
+ * The `told` and `mailed` steps of a statement that tells players something (docs/fair-play.md), to
  * follow its `with`: the notifications `rows` selects (user_id, kind, challenge_id, title, body,
  * dedupe_key, in that order) and, with `mail`, the same words by mail where the player has an
  * address and is not deleted. Written by the statement that makes the change, they never exist
@@ -81,8 +81,8 @@ export async function publishNews(bus: EventBus, news: readonly StoredNews[]): P
 }
 
 /**
- * Tells a player something inside the transaction that caused it (DESIGN §10): the row, and the
- * same words by mail when the player has an address and is not deleted (unless the cause mails
+ * Tells a player something inside the transaction that caused it (docs/fair-play.md): the row, and
+ * the same words by mail when the player has an address and is not deleted (unless the cause mails
  * them itself), in one statement. The live push leaves once the transaction has committed; a key
  * written before changes nothing and pushes nothing.
  */

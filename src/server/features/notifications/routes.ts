@@ -12,7 +12,7 @@ import { countUnread, listNotifications, markRead } from './repository.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema };
 
-/** A player's notifications (DESIGN §10): only ever their own. */
+/** A player's notifications (docs/fair-play.md): only ever their own. */
 export const notificationRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

@@ -12,9 +12,9 @@ import { cardUpdate, cryptoUpdate, settlePayment, type UpdateResult } from './se
  * provider about every pending payment, first two minutes after it was made (the default of
  * `next_check_at`), then after 4, 8, 16… minutes, at most an hour apart, for a week.
  *
- * A card payment still unpaid after a checkout's time is cancelled at the provider and failed
- * here (DESIGN §11): until then it holds the player's deposit limits, and once cancelled it can
- * never be paid outside them. Its checks include one at that moment.
+ * A card payment still unpaid after a checkout's time is cancelled at the provider and failed here
+ * (docs/responsible-play.md): until then it holds the player's deposit limits, and once cancelled
+ * it can never be paid outside them. Its checks include one at that moment.
  */
 export const CARD_CHECKOUT_MS = 30 * 60 * 1000;
 export const RECONCILE_BATCH = 25;

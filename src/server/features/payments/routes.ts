@@ -47,8 +47,8 @@ const idempotencyHeaderSchema = z.object({
 });
 
 /**
- * Deposits by card and cryptocurrency (SPEC §7, DESIGN §5): the player's calls here, the
- * providers' webhooks and the sandbox's stand-in pages in their own plugins.
+ * Deposits by card and cryptocurrency (docs/product.md#calls, docs/payments.md): the player's calls
+ * here, the providers' webhooks and the sandbox's stand-in pages in their own plugins.
  */
 export const paymentRoutes =
   (ctx: AppContext, options: { reconcileEveryMs?: number } = {}): FastifyPluginAsyncZod =>
@@ -108,7 +108,7 @@ export const paymentRoutes =
       },
       async (request) => {
         const user = requireUser(request);
-        // Refused before any provider is called (DESIGN §11).
+        // Refused before any provider is called (docs/responsible-play.md).
         await requirePlayerLocation(deps.ctx, request, user.id);
         return createCardDeposit(deps, {
           userId: user.id,

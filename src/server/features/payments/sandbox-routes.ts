@@ -26,9 +26,9 @@ const errors = {
 };
 
 /**
- * The sandbox contract of DESIGN §5: what the TEST MODE card form and the local crypto checkout
- * page call in place of Stripe.js and a wallet. A route exists only while its sandbox is the
- * provider, so with real keys configured these paths answer 404.
+ * The sandbox contract of docs/payments.md: what the TEST MODE card form and the local crypto
+ * checkout page call in place of Stripe.js and a wallet. A route exists only while its sandbox is
+ * the provider, so with real keys configured these paths answer 404.
  */
 export const sandboxPaymentRoutes =
   (deps: PaymentDeps): FastifyPluginAsyncZod =>

@@ -157,8 +157,8 @@ describe('sandbox card deposits', () => {
       code: 'PAYMENT_DECLINED',
       message: 'Your card was declined.',
     });
-    // RETRY starts a new payment (SPEC §3); the declined one is ended, at the provider and in
-    // our books, so that it no longer holds the player's deposit limits.
+    // RETRY starts a new payment (docs/product.md#data); the declined one is ended, at the provider
+    // and in our books, so that it no longer holds the player's deposit limits.
     expect(await paymentRow(t.database, 'sandbox-card', paymentIntentId)).toMatchObject({
       status: 'failed',
       providerStatus: 'canceled',

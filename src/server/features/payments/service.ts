@@ -63,7 +63,10 @@ const unavailable = (kind: Kind): AppError =>
     kind === 'card' ? PAYMENT_MESSAGES.cardUnavailable : PAYMENT_MESSAGES.cryptoUnavailable,
   );
 
-/** Turns a provider failure into the answer the player sees (SPEC §8); other errors pass. */
+/**
+ * Turns a provider failure into the answer the player sees (docs/product.md#messages); other errors
+ * pass.
+ */
 function toAppError(deps: PaymentDeps, kind: Kind, error: unknown): unknown {
   if (!(error instanceof PaymentProviderError)) return error;
   switch (error.kind) {
@@ -110,8 +113,9 @@ export function logMismatch(deps: PaymentDeps, result: UpdateResult, source: str
 }
 
 /**
- * The rules a new deposit meets before any provider is called (DESIGN §10, §11): no suspension
- * or break, the method on, the rate, and the player's own deposit limits.
+ * The rules a new deposit meets before any provider is called (docs/fair-play.md,
+ * docs/responsible-play.md): no suspension or break, the method on, the rate, and the player's own
+ * deposit limits.
  */
 async function requireDepositAllowed(
   deps: PaymentDeps,
@@ -258,10 +262,10 @@ export async function confirmSandboxCard(
 
 /**
  * Ends a card payment nobody paid: cancelled at the provider, so it can never be paid later, and
- * failed in our books, so it stops holding the player's deposit limits (DESIGN §11). Our card
- * form never pays an intent again after a failure (RETRY makes a new one); the reconciliation
- * worker ends the ones left open past a checkout's time. An intent paid in the meantime is
- * credited instead.
+ * failed in our books, so it stops holding the player's deposit limits (docs/responsible-play.md).
+ * Our card form never pays an intent again after a failure (RETRY makes a new one); the
+ * reconciliation worker ends the ones left open past a checkout's time. An intent paid in the
+ * meantime is credited instead.
  */
 export async function endUnpaidIntent(deps: PaymentDeps, intentId: string): Promise<UpdateResult> {
   const { card } = deps.providers;

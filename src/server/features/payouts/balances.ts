@@ -8,8 +8,8 @@ import type { PayoutProvider } from './providers/types.ts';
 import { SENDER_REASONS } from './sender.ts';
 
 /**
- * The admin's view of the provider's balances (DESIGN §15): each offered coin, what the provider
- * holds of it, how many payouts in it are queued and whether one waits for the balance.
+ * The admin's view of the provider's balances (docs/payouts.md): each offered coin, what the
+ * provider holds of it, how many payouts in it are queued and whether one waits for the balance.
  */
 export async function payoutBalancesOf(
   ctx: AppContext,

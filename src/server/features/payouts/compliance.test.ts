@@ -15,8 +15,8 @@ import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { uploadLicence, verifiedPlayer as verifiedPlayerOf } from './testing/players.ts';
 
 /**
- * Before money leaves (DESIGN §11): an approved ID (KYC_REQUIRED_FOR_PAYOUT, the production
- * default), and at most PAYOUT_DAILY_LIMIT ($100 here) in any 24 hours, exact in cents.
+ * Before money leaves (docs/responsible-play.md): an approved ID (KYC_REQUIRED_FOR_PAYOUT, the
+ * production default), and at most PAYOUT_DAILY_LIMIT ($100 here) in any 24 hours, exact in cents.
  */
 const HOUR_MS = 3_600_000;
 let now = new Date('2031-05-01T12:00:00Z');

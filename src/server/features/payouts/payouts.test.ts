@@ -74,7 +74,8 @@ describe('POST /api/payouts', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       completedAt: null,
       failureReason: null,
-      // DESIGN §15's fields beside the SPEC's: free-text details always wait for an admin.
+      // The structured fields (docs/payouts.md) beside the product's: free-text details always wait
+      // for an admin.
       stage: 'review',
       stageReason: expect.stringMatching(/^details to check by hand/),
       currency: null,

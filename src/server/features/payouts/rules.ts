@@ -6,7 +6,9 @@ import type { UnitOfWork } from '../../db/transaction.ts';
 import { riskFlagsOf, riskSettingsOf } from '../risk/index.ts';
 import { isSuspended, playBreakOf, readStanding } from '../accounts/index.ts';
 
-/** Why a payout waits for an admin (DESIGN §15), in the words the player and the admin read. */
+/**
+ * Why a payout waits for an admin (docs/payouts.md), in the words the player and the admin read.
+ */
 export const REVIEW_REASONS = {
   byHand: 'details to check by hand',
   automaticOff: 'automatic payouts are off',
@@ -29,7 +31,7 @@ export async function hasApprovedIdentity(uow: UnitOfWork, userId: number): Prom
 }
 
 /**
- * Every reason this payout needs a person (DESIGN §15), or none: then the sender takes it. The
+ * Every reason this payout needs a person (docs/payouts.md), or none: then the sender takes it. The
  * rules are read in the request's transaction, after its own row and hold, so the withdrawal
  * being asked for counts in the risk signal that compares withdrawals with play. A closed account
  * cannot ask at all, so "closing" needs no rule of its own here.

@@ -322,7 +322,7 @@ export function startPayoutSender(
 const EXTERNAL_ID = /^payout-([1-9]\d{0,9})-(\d{1,15})$/;
 
 /**
- * A NOWPayments payout IPN (DESIGN §15): signed like the deposit IPNs, applied like a poll's
+ * A NOWPayments payout IPN (docs/payouts.md): signed like the deposit IPNs, applied like a poll's
  * answer. A withdrawal whose creation the sender never recorded (it died in between) is matched
  * by its external id, and its ids are recorded with it. Unknown or unusable ones are
  * acknowledged and logged, so that NOWPayments stops resending them.
@@ -399,7 +399,7 @@ export async function handlePayoutIpn(
 }
 
 /**
- * The sandbox's simulate route (DESIGN §15): an admin ends a sandbox withdrawal before it
+ * The sandbox's simulate route (docs/payouts.md): an admin ends a sandbox withdrawal before it
  * finishes by itself, as the provider's answer would.
  */
 export async function simulateSandboxPayout(

@@ -29,8 +29,8 @@ import {
 import { verifiedPlayer } from './testing/players.ts';
 
 /**
- * Payouts in minutes (DESIGN §15, issue 24): the rules that let a payout leave without a person,
- * the address checked before money is held, and the sender that makes each withdrawal once
+ * Payouts in minutes (docs/payouts.md, issue 24): the rules that let a payout leave without a
+ * person, the address checked before money is held, and the sender that makes each withdrawal once
  * through crashes, lost answers, retries and a second instance's sender.
  */
 

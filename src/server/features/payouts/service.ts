@@ -20,7 +20,7 @@ export interface PayoutRequest {
   /** Where to send, as the player typed it; written from the destination when left out. */
   paymentDetails?: string | undefined;
   phoneNumber: string;
-  /** DESIGN §15's structured destination, its format already checked by the contract. */
+  /** The structured destination (docs/payouts.md), its format already checked by the contract. */
   destination?: PayoutDestination | undefined;
 }
 
@@ -45,10 +45,10 @@ async function paidOutInWindow(uow: UnitOfWork, userId: number, now: Date): Prom
 }
 
 /**
- * The rules of DESIGN §11 before money leaves: an approved ID (KYC_REQUIRED_FOR_PAYOUT), and at
- * most PAYOUT_DAILY_LIMIT in any 24 hours. One player's requests take a transaction-scoped
- * advisory lock first, so two requests racing under the limit are judged one after the other
- * and never both pass; it conflicts with no row lock, so it adds no deadlock.
+ * The rules of docs/responsible-play.md before money leaves: an approved ID
+ * (KYC_REQUIRED_FOR_PAYOUT), and at most PAYOUT_DAILY_LIMIT in any 24 hours. One player's requests
+ * take a transaction-scoped advisory lock first, so two requests racing under the limit are judged
+ * one after the other and never both pass; it conflicts with no row lock, so it adds no deadlock.
  */
 async function requirePayoutAllowed(
   ctx: AppContext,
@@ -71,7 +71,7 @@ async function requirePayoutAllowed(
 
 /**
  * The destination's coin must be one offered (PAYOUT_CURRENCIES), and the provider must accept
- * the address (DESIGN §15): both before any money is held, each refused under its field.
+ * the address (docs/payouts.md): both before any money is held, each refused under its field.
  */
 async function requireSendableDestination(
   ctx: AppContext,
@@ -109,11 +109,11 @@ export function detailsOf(destination: PayoutDestination): string {
 }
 
 /**
- * Records a payout request and moves its amount from the wallet to `payout:hold:{id}` in the
- * same transaction (DESIGN §5), once the rules of DESIGN §11 allow it. The ledger locks the
- * wallet while it checks the balance, so concurrent requests are serialised and together can
- * never hold more than the balance; a refused hold rolls the row back with it. The rules of
- * DESIGN §15 then decide its stage: queued for the sender (which is woken once this commits),
+ * Records a payout request and moves its amount from the wallet to `payout:hold:{id}` in the same
+ * transaction (docs/payments.md), once the rules of docs/responsible-play.md allow it. The ledger
+ * locks the wallet while it checks the balance, so concurrent requests are serialised and together
+ * can never hold more than the balance; a refused hold rolls the row back with it. The rules of
+ * docs/payouts.md then decide its stage: queued for the sender (which is woken once this commits),
  * or waiting for an admin with the reasons.
  */
 export async function requestPayout(
@@ -238,8 +238,8 @@ export async function decidePayout(
 }
 
 /**
- * An admin's APPROVE & SEND (DESIGN §15): a payout waiting for review, with a coin address, goes
- * to the sender's queue as if the rules had let it through. The audit names the admin.
+ * An admin's APPROVE & SEND (docs/payouts.md): a payout waiting for review, with a coin address,
+ * goes to the sender's queue as if the rules had let it through. The audit names the admin.
  */
 export async function approvePayout(
   ctx: AppContext,

@@ -15,10 +15,10 @@ import type { PayoutProvider } from './providers/types.ts';
  */
 
 /**
- * The sender of DESIGN §15. Every instance runs one; each pass claims due payouts one at a time
- * (`SKIP LOCKED`), so two instances never hold the same payout, and a claim is a lease: a sender
- * that dies lets it lapse and another takes the payout over. What makes a payout leave once is
- * not the lease but the look-up that starts every attempt: the provider is asked for the
+ * The sender of docs/payouts.md. Every instance runs one; each pass claims due payouts one at a
+ * time (`SKIP LOCKED`), so two instances never hold the same payout, and a claim is a lease: a
+ * sender that dies lets it lapse and another takes the payout over. What makes a payout leave once
+ * is not the lease but the look-up that starts every attempt: the provider is asked for the
  * withdrawal made with this payout's external id before a new one is made, so an attempt after a
  * crash or a lost answer finds the first one (decision record 0021).
  */
@@ -51,7 +51,7 @@ const STAGE_NEWS: Partial<
   }),
 };
 
-/** Tells the player a payout moved to `stage`, once per stage (DESIGN §15). */
+/** Tells the player a payout moved to `stage`, once per stage (docs/payouts.md). */
 export async function notifyStage(
   ctx: AppContext,
   uow: UnitOfWork,
@@ -125,7 +125,7 @@ async function decisionMail(uow: UnitOfWork, payout: Payout, decision: PayoutDec
     .from(users)
     .where(eq(users.id, payout.userId))
     .limit(1);
-  // Payout notices go only to an address the player has proven (DESIGN §16).
+  // Payout notices go only to an address the player has proven (docs/accounts.md#account-security).
   if (!owner?.email || !owner.emailVerifiedAt) return;
   const amount = formatCents(payout.amountCents);
   await enqueueMail(uow.tx, [

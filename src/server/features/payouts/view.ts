@@ -3,7 +3,10 @@ import { centsToDollarNumber } from '#shared/money.ts';
 import { findPayoutCoin } from '#shared/payout-coins.ts';
 import type { Payout } from '../../db/schema/payouts.ts';
 
-/** SPEC §3 Payout: dollars as numbers, dates as ISO strings, completedAt null until completed. */
+/**
+ * docs/product.md#data Payout: dollars as numbers, dates as ISO strings, completedAt null until
+ * completed.
+ */
 export function toPayoutView(payout: Payout): PayoutView {
   return {
     id: payout.id,

@@ -18,7 +18,7 @@ import {
 import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { periodStart } from './repository.ts';
 
-/** Player pages, leaderboards and game suggestions (DESIGN §12). */
+/** Player pages, leaderboards and game suggestions (docs/challenges.md#finding-an-opponent). */
 let t: TestApp;
 let admin: Agent;
 

@@ -16,7 +16,10 @@ import { leaderboard, playerProfile } from './view.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
-/** Player pages, leaderboards and the lobby's game suggestions (DESIGN §12). */
+/**
+ * Player pages, leaderboards and the lobby's game suggestions
+ * (docs/challenges.md#finding-an-opponent).
+ */
 export const playerRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

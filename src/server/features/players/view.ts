@@ -1,5 +1,5 @@
-// The answers of the player routes (DESIGN §12), for the routes and for the pages that carry
-// them (decision 8).
+// The answers of the player routes (docs/challenges.md#finding-an-opponent), for the routes and for
+// the pages that carry them (decision 8).
 import type {
   Leaderboard,
   leaderboardQuerySchema,

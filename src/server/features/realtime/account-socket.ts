@@ -21,9 +21,10 @@ interface Connection {
 }
 
 /**
- * The account socket `/ws` (SPEC §3/§4, DESIGN §6): one per open tab of a signed-in user. The
- * server pings on an interval and drops sockets that stopped answering; every committed balance
- * change reaches all of its owner's tabs, and no one else's.
+ * The account socket `/ws` (docs/product.md#data, docs/product.md#states,
+ * docs/architecture.md#realtime): one per open tab of a signed-in user. The server pings on an
+ * interval and drops sockets that stopped answering; every committed balance change reaches all of
+ * its owner's tabs, and no one else's.
  */
 export const accountSocket = fp(
   async (app: FastifyInstance, options: { ctx: AppContext; pingIntervalMs: number }) => {

@@ -13,7 +13,7 @@ import {
 } from '#tests/helpers/test-app.ts';
 import { auditEntriesFor, signInAdmin } from '../admin/testing/admin-agent.ts';
 
-/** Player reports (DESIGN §10): a player reports another; admins work through the queue. */
+/** Player reports (docs/fair-play.md): a player reports another; admins work through the queue. */
 
 let now = new Date('2031-03-01T12:00:00Z');
 const clock = () => now;

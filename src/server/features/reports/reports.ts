@@ -20,7 +20,7 @@ export interface ReportInput {
 }
 
 /**
- * Files a player's report about another player (DESIGN §10) into the admins' queue. Every
+ * Files a player's report about another player (docs/fair-play.md) into the admins' queue. Every
  * attempt counts against the reporter's limit, found or not, so that the route cannot be used
  * to try names or to flood the queue.
  */

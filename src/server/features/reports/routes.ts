@@ -18,7 +18,7 @@ const errors = {
   429: errorBodySchema,
 };
 
-/** A player reports another player to the admins (DESIGN §10). */
+/** A player reports another player to the admins (docs/fair-play.md). */
 export const reportRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

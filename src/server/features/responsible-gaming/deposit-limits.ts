@@ -63,13 +63,14 @@ export async function readLimits(
 }
 
 /**
- * What the player's deposits of each rolling window total at `now`, in cents (DESIGN §11).
- * Credited deposits count by what the ledger credited to the wallet, at the moment it did;
- * payments not yet paid hold the amount asked, from their request, until they end: a crypto
- * payment (or a partly paid one) when the provider ends it, a card payment at a decline or when
- * the reconciliation worker cancels it after a checkout's time (`CARD_CHECKOUT_MS`). Failed and
- * expired ones count nothing. Counting the unpaid ones is what keeps two deposits started side by
- * side from both passing a limit, and a payment kept open from being paid outside them later.
+ * What the player's deposits of each rolling window total at `now`, in cents
+ * (docs/responsible-play.md). Credited deposits count by what the ledger credited to the wallet, at
+ * the moment it did; payments not yet paid hold the amount asked, from their request, until they
+ * end: a crypto payment (or a partly paid one) when the provider ends it, a card payment at a
+ * decline or when the reconciliation worker cancels it after a checkout's time
+ * (`CARD_CHECKOUT_MS`). Failed and expired ones count nothing. Counting the unpaid ones is what
+ * keeps two deposits started side by side from both passing a limit, and a payment kept open from
+ * being paid outside them later.
  */
 export async function depositsInWindows(
   db: Executor,
@@ -161,9 +162,10 @@ function isNoLooser(next: Cents | null, current: Cents | null): boolean {
 }
 
 /**
- * Changes the player's limits (DESIGN §11): a new limit, a lower one or the same one applies at
- * once and drops a waiting raise (the same one with nothing waiting changes nothing); a raise or a removal waits 24 hours, replacing any raise that
- * was waiting. The caller holds the deposit lock, so no deposit is judged half-way through.
+ * Changes the player's limits (docs/responsible-play.md): a new limit, a lower one or the same one
+ * applies at once and drops a waiting raise (the same one with nothing waiting changes nothing); a
+ * raise or a removal waits 24 hours, replacing any raise that was waiting. The caller holds the
+ * deposit lock, so no deposit is judged half-way through.
  */
 export async function changeLimits(
   uow: UnitOfWork,

@@ -22,10 +22,10 @@ import { CARD_CHECKOUT_MS, reconcileDuePayments } from '../payments/reconcile.ts
 import type { PaymentDeps } from '../payments/service.ts';
 
 /**
- * The player's own limits and breaks (DESIGN §11), every rule on the server: deposit limits over
- * rolling windows counted from the ledger's deposits and the requests still pending, a raise
- * that waits 24 hours, and time-outs and self-exclusions that nobody can end early. The clock is
- * injected and moved across each boundary.
+ * The player's own limits and breaks (docs/responsible-play.md), every rule on the server: deposit
+ * limits over rolling windows counted from the ledger's deposits and the requests still pending, a
+ * raise that waits 24 hours, and time-outs and self-exclusions that nobody can end early. The clock
+ * is injected and moved across each boundary.
  */
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

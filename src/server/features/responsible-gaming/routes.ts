@@ -11,8 +11,8 @@ import { responsibleGamingOf, setDepositLimits } from './service.ts';
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema };
 
 /**
- * The player's own limits and breaks (DESIGN §11). Every change answers the page's new state.
- * No route ends a break or lifts a limit at once, for the player or for an admin.
+ * The player's own limits and breaks (docs/responsible-play.md). Every change answers the page's
+ * new state. No route ends a break or lifts a limit at once, for the player or for an admin.
  */
 export const responsibleGamingRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>

@@ -13,10 +13,10 @@ import {
 } from './risk.ts';
 
 /**
- * The RISK tab of DESIGN §14 (issue 22). Honest play first: players on their own addresses and
- * browsers, matches spread among many opponents with mixed results, deposits mostly played. Its
- * signals must be empty. Then each abuse is planted among that noise, beside near misses, and
- * only the planted rows must show.
+ * The RISK tab of docs/operator-tools.md (issue 22). Honest play first: players on their own
+ * addresses and browsers, matches spread among many opponents with mixed results, deposits mostly
+ * played. Its signals must be empty. Then each abuse is planted among that noise, beside near
+ * misses, and only the planted rows must show.
  */
 
 const NOW = new Date('2026-06-30T12:00:00Z');

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
 
-/** The thresholds of the three signals (DESIGN §14), from the RISK_* settings. */
+/** The thresholds of the three signals (docs/operator-tools.md), from the RISK_* settings. */
 export interface RiskSettings {
   windowDays: number;
   sharedAccountsMin: number;
@@ -169,7 +169,7 @@ export async function findLopsidedPairs(
 /**
  * Players who, in the window, had deposits credited and asked to withdraw most of them (payouts
  * not failed) while their stakes in accepted matches stayed a small part of those deposits: money
- * passed through the platform rather than played (DESIGN §14).
+ * passed through the platform rather than played (docs/operator-tools.md).
  */
 export async function findUnplayedWithdrawals(
   db: Executor,
@@ -227,7 +227,7 @@ export async function findUnplayedWithdrawals(
   }));
 }
 
-/** The words each signal names a player with (DESIGN §15: a payout that waits says why). */
+/** The words each signal names a player with (docs/payouts.md: a payout that waits says why). */
 export const RISK_FLAGS = {
   sharedDevice: 'flagged: shared device',
   lopsidedPair: 'flagged: one-sided results',

@@ -76,11 +76,11 @@ export interface PlacePrize {
 }
 
 /**
- * The payout by place (DESIGN §13, decision 0020). Players who lost in the same round share
- * the percentages of the places they span equally: each gets `net × (sum of those
+ * The payout by place (docs/tournaments.md, decision 0020). Players who lost in the same round
+ * share the percentages of the places they span equally: each gets `net × (sum of those
  * percentages) / (100 × span)`, rounded down to the cent. The champion gets the rest: their own
- * percentage, every cent the rounding left, and the shares of places nobody holds (byes). So
- * the shares always add up to `netCents` exactly.
+ * percentage, every cent the rounding left, and the shares of places nobody holds (byes). So the
+ * shares always add up to `netCents` exactly.
  */
 export function placePrizes(input: {
   netCents: bigint;

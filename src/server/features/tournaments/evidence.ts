@@ -37,8 +37,8 @@ async function visibleMatch(
 }
 
 /**
- * A player of a disputed match adds evidence, exactly as on a challenge (DESIGN §10, decision
- * 0020): a statement and/or an image or video, checked by the challenge's own reader.
+ * A player of a disputed match adds evidence, exactly as on a challenge (docs/fair-play.md,
+ * decision 0020): a statement and/or an image or video, checked by the challenge's own reader.
  */
 export async function addMatchEvidence(
   ctx: AppContext,

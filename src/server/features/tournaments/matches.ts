@@ -93,10 +93,10 @@ export interface MatchSubmission {
 }
 
 /**
- * A player reports the scores of their match, as on a challenge (DESIGN §10, §13): the first
- * player's score is the challenge's creator's, the second's the acceptor's, and ties go to the
- * second player. The result waits `TOURNAMENT_REVIEW_MINUTES` for the opponent; the opponent's
- * own report during the review agrees with it or disputes it.
+ * A player reports the scores of their match, as on a challenge (docs/fair-play.md,
+ * docs/tournaments.md): the first player's score is the challenge's creator's, the second's the
+ * acceptor's, and ties go to the second player. The result waits `TOURNAMENT_REVIEW_MINUTES` for
+ * the opponent; the opponent's own report during the review agrees with it or disputes it.
  */
 export async function submitMatch(
   ctx: AppContext,

@@ -17,7 +17,7 @@ import { bracketSize, placePrizes } from './bracket.ts';
 
 /**
  * The final's result stands: the pool minus the house's fee is paid by place in one transfer
- * from the escrow (DESIGN §13), which leaves it empty.
+ * from the escrow (docs/tournaments.md), which leaves it empty.
  */
 export async function payOutLocked(
   ctx: AppContext,

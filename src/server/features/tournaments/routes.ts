@@ -40,7 +40,7 @@ const errors = {
   409: errorBodySchema,
 };
 
-/** DESIGN §13: the players' tournament routes and the admins' tools. */
+/** docs/tournaments.md: the players' tournament routes and the admins' tools. */
 export const tournamentRoutes =
   (ctx: AppContext, store: FileStore): FastifyPluginAsyncZod =>
   async (app) => {

@@ -26,7 +26,7 @@ import { signInAdmin } from '../admin/testing/admin-agent.ts';
 import { seededOrder } from './bracket.ts';
 import { runTournamentPass } from './worker.ts';
 
-/** Tournaments through the API (issue 23, DESIGN §13). */
+/** Tournaments through the API (issue 23, docs/tournaments.md). */
 
 const MINUTE_MS = 60_000;
 /** Longer than the whole tournaments below take, unless a test waits for it. */

@@ -84,9 +84,9 @@ export async function lockOpenEntriesOf(uow: UnitOfWork, userId: number): Promis
 
 /**
  * Gives up places in tournaments not yet started for a player who may no longer play for money
- * (DESIGN §10, §11): each entry leaves with its fee refunded from the tournament's escrow, and
- * the player is told why. The caller holds each tournament's lock (`lockOpenEntriesOf`, or the
- * start's own).
+ * (docs/fair-play.md, docs/responsible-play.md): each entry leaves with its fee refunded from the
+ * tournament's escrow, and the player is told why. The caller holds each tournament's lock
+ * (`lockOpenEntriesOf`, or the start's own).
  */
 export async function withdrawEntriesLocked(
   ctx: AppContext,

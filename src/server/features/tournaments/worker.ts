@@ -198,8 +198,8 @@ export async function runTournamentPass(
 export const TOURNAMENT_INTERVAL_MS = 5_000;
 
 /**
- * The tournament worker of one instance (DESIGN §13): starts tournaments whose time has come,
- * lets results whose review ended stand and decides matches past their time limit. Every
+ * The tournament worker of one instance (docs/tournaments.md): starts tournaments whose time has
+ * come, lets results whose review ended stand and decides matches past their time limit. Every
  * instance runs it; each tournament is claimed with `SKIP LOCKED` and changed in the claim's
  * transaction, so none is started or advanced twice.
  */

@@ -126,7 +126,7 @@ async function tournamentMatch() {
   return { id, matchId, players: players as [Player, Player] };
 }
 
-describe('voice for a tournament match (DESIGN §13)', () => {
+describe('voice for a tournament match (docs/tournaments.md)', () => {
   it('connects its two players while it is played, and nobody else', async () => {
     const { id, matchId, players } = await tournamentMatch();
     const [a, b] = players;

@@ -27,7 +27,7 @@ import { gateAdapterPool } from './adapter-pool-gate.ts';
 
 interface VoiceSocketData {
   userId: number;
-  /** The call's room: `challenge:{id}`, or `tournament-match:{id}` (DESIGN §13). */
+  /** The call's room: `challenge:{id}`, or `tournament-match:{id}` (docs/tournaments.md). */
   room: string;
   challengeId: number | null;
   tournamentMatchId: number | null;
@@ -74,9 +74,10 @@ export function leaveSocketIoUpgrades(
 }
 
 /**
- * Voice-call signalling (SPEC §7, DESIGN §6): socket.io at /socket.io, only for the two players
- * of an accepted challenge, checked at connection. One room per challenge; signals go to the
- * other player only. Sockets are dropped when the challenge leaves `accepted` or the session ends.
+ * Voice-call signalling (docs/product.md#calls, docs/architecture.md#realtime): socket.io at
+ * /socket.io, only for the two players of an accepted challenge, checked at connection. One room
+ * per challenge; signals go to the other player only. Sockets are dropped when the challenge leaves
+ * `accepted` or the session ends.
  */
 export function attachVoiceSignalling(app: FastifyInstance, ctx: AppContext): VoiceServer {
   const proxyTrust = compileProxyTrust(ctx.env.TRUST_PROXY);

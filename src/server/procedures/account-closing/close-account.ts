@@ -61,13 +61,14 @@ export interface Closure {
 
 /**
  * Closes an account whose row the caller has locked `for update` in `uow` (decision 5), with the
- * same money rules whoever asks (an admin's deletion, the player's own closing, DESIGN §11): open
- * challenges are cancelled with the stake refunded, accepted ones go to the dispute queue with
- * their escrow intact, pending payouts fail back to the wallet, a pending licence review is
- * rejected, the remaining balance moves to `house:unclaimed`, personal data (the contact
- * details on its challenges included) is erased and every session ends, with the account's
- * sockets on every instance. The user row itself stays (the ledger, challenges and payouts name
- * it), and the ledger keeps its history: every movement is a new transfer. The caller records the audit entry, which names who closed it and why.
+ * same money rules whoever asks (an admin's deletion, the player's own closing,
+ * docs/responsible-play.md): open challenges are cancelled with the stake refunded, accepted ones
+ * go to the dispute queue with their escrow intact, pending payouts fail back to the wallet, a
+ * pending licence review is rejected, the remaining balance moves to `house:unclaimed`, personal
+ * data (the contact details on its challenges included) is erased and every session ends, with the
+ * account's sockets on every instance. The user row itself stays (the ledger, challenges and
+ * payouts name it), and the ledger keeps its history: every movement is a new transfer. The caller
+ * records the audit entry, which names who closed it and why.
  */
 export async function closeAccountLocked(
   ctx: AppContext,
@@ -145,8 +146,8 @@ export async function closeAccountLocked(
   }
 
   const pendingPayouts = await lockPendingPayoutsOf(tx, userId);
-  // A payout with the provider ends only by the provider's answer (DESIGN §15): failing it here
-  // could return money already on the chain.
+  // A payout with the provider ends only by the provider's answer (docs/payouts.md): failing it
+  // here could return money already on the chain.
   const inFlight = pendingPayouts.find(
     (payout) => payout.stage === 'sending' || payout.stage === 'sent',
   );

@@ -25,10 +25,11 @@ const TOURNAMENT_HOLD_REASONS = {
 
 /**
  * Where the player's money still is, in words, oldest first: stakes in escrow (their open
- * challenges, the accepted and disputed ones they play in), winnings held for review (DESIGN §10),
- * payouts not yet sent, and tournaments that will refund or pay them. Empty when nothing holds
- * money of theirs. Every challenge with money of the player's has them as a player (the winner
- * is one of the two), so both reads go through the players' and the owner's indexes.
+ * challenges, the accepted and disputed ones they play in), winnings held for review
+ * (docs/fair-play.md), payouts not yet sent, and tournaments that will refund or pay them. Empty
+ * when nothing holds money of theirs. Every challenge with money of the player's has them as a
+ * player (the winner is one of the two), so both reads go through the players' and the owner's
+ * indexes.
  */
 export async function moneyHeldFor(db: Executor, userId: number): Promise<string[]> {
   const held = await db
@@ -86,13 +87,13 @@ export async function moneyHeldFor(db: Executor, userId: number): Promise<string
 }
 
 /**
- * The player closes their own account (DESIGN §11), their password already checked. Under the
- * user row's lock, which holds off every new stake, acceptance, payout and credit of theirs
- * until the transaction ends (`lockUser`), it is refused while money of theirs is in escrow, under
- * review or on its way out, with where it is; otherwise it closes with an admin's deletion's
- * money rules (`closeAccountLocked`): what the wallet holds goes to the operator's unclaimed
- * funds, personal data is erased, every session and socket ends. An admin account is refused:
- * another admin deletes it, as an admin may not delete their own.
+ * The player closes their own account (docs/responsible-play.md), their password already checked.
+ * Under the user row's lock, which holds off every new stake, acceptance, payout and credit of
+ * theirs until the transaction ends (`lockUser`), it is refused while money of theirs is in escrow,
+ * under review or on its way out, with where it is; otherwise it closes with an admin's deletion's
+ * money rules (`closeAccountLocked`): what the wallet holds goes to the operator's unclaimed funds,
+ * personal data is erased, every session and socket ends. An admin account is refused: another
+ * admin deletes it, as an admin may not delete their own.
  */
 export async function closeOwnAccount(ctx: AppContext, userId: number): Promise<ClosureSummary> {
   const passwordHash = await unusablePasswordHash();

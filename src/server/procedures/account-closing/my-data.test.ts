@@ -34,8 +34,8 @@ import { deletedUsername } from './close-account.ts';
 import { CLOSED_BY_PLAYER_NOTE } from './close-own-account.ts';
 
 /**
- * The player's own data (DESIGN §11, issue 19): a download of all of it, without a secret in it,
- * and closing the account with the money rules of an admin's deletion.
+ * The player's own data (docs/responsible-play.md, issue 19): a download of all of it, without a
+ * secret in it, and closing the account with the money rules of an admin's deletion.
  */
 
 let t: TestApp;
@@ -88,7 +88,9 @@ async function acceptedChallenge(creator: Player, acceptor: Player, amount: numb
   return id;
 }
 
-/** `winner` created, won and reported it: the credit waits for the loser's word (DESIGN §10). */
+/**
+ * `winner` created, won and reported it: the credit waits for the loser's word (docs/fair-play.md).
+ */
 async function reportedWin(winner: Player, loser: Player, amount: number): Promise<number> {
   const id = await acceptedChallenge(winner, loser, amount);
   const submitted = await winner.agent.post(`/api/challenges/${id}/submit`, {

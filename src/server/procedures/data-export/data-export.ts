@@ -40,8 +40,8 @@ async function readAll<T, K>(
 }
 
 /**
- * Everything the player's export holds (DESIGN §11), read in the caller's transaction (a
- * repeatable-read one, so that the balance, the transactions and the rest tell one story). Each
+ * Everything the player's export holds (docs/responsible-play.md), read in the caller's transaction
+ * (a repeatable-read one, so that the balance, the transactions and the rest tell one story). Each
  * part is the view the app itself shows the player: the profile as `GET /api/user` shows it (no
  * password hash, two-factor secret or token), the challenges as a player of them sees them (an
  * admin's own export holds no other player's e-mail or balance), the wallet's movements, the

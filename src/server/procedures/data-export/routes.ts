@@ -14,7 +14,7 @@ const errors = {
   429: errorBodySchema,
 };
 
-/** The player's own data (DESIGN §11): a copy of all of it, as one download. */
+/** The player's own data (docs/responsible-play.md): a copy of all of it, as one download. */
 export const dataExportRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

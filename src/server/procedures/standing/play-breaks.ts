@@ -29,11 +29,12 @@ const WITHDRAWN_NOTE = 'Player took a break from cash play';
 export type PlayBreakLength = { days: TimeOutDays } | { months: SelfExclusionMonths };
 
 /**
- * Starts a time-out or a self-exclusion (DESIGN §11): from now until its end the player may not
- * deposit, create or accept; their open challenges and their places in tournaments not yet
- * started are withdrawn with the stakes and fees refunded in the same transaction. A break may be made longer by a new one, never shorter, and nothing
- * ends it early: it ends by itself. The user row's `for update` lock holds off a challenge being
- * created meanwhile (see `createChallengeCall`); the deposit lock, a deposit being recorded.
+ * Starts a time-out or a self-exclusion (docs/responsible-play.md): from now until its end the
+ * player may not deposit, create or accept; their open challenges and their places in tournaments
+ * not yet started are withdrawn with the stakes and fees refunded in the same transaction. A break
+ * may be made longer by a new one, never shorter, and nothing ends it early: it ends by itself. The
+ * user row's `for update` lock holds off a challenge being created meanwhile (see
+ * `createChallengeCall`); the deposit lock, a deposit being recorded.
  */
 export async function takePlayBreak(
   ctx: AppContext,

@@ -25,8 +25,8 @@ import { suspendUser } from './suspension.ts';
 import { auditEntriesFor, signInAdmin } from '../../features/admin/testing/admin-agent.ts';
 
 /**
- * Suspension (DESIGN §10): a suspended player may sign in, read and withdraw, but not deposit,
- * create or accept; suspending withdraws their open challenges, once.
+ * Suspension (docs/fair-play.md): a suspended player may sign in, read and withdraw, but not
+ * deposit, create or accept; suspending withdraws their open challenges, once.
  */
 
 const HOUR_MS = 3_600_000;

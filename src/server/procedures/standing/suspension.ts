@@ -34,12 +34,12 @@ async function lockPlayer(uow: UnitOfWork, userId: number): Promise<User> {
 }
 
 /**
- * Suspends a player (DESIGN §10): from now on they may sign in, read and withdraw their available
- * money, but not deposit, create or accept. Their open challenges and their places in tournaments
- * not yet started are withdrawn with the stakes and fees refunded, in the same transaction;
- * accepted matches stay, to be played, reported or called off.
- * Suspending a suspended player replaces the reason and the end. The row's `for update` lock
- * holds off a challenge being created meanwhile (see `createChallengeCall`).
+ * Suspends a player (docs/fair-play.md): from now on they may sign in, read and withdraw their
+ * available money, but not deposit, create or accept. Their open challenges and their places in
+ * tournaments not yet started are withdrawn with the stakes and fees refunded, in the same
+ * transaction; accepted matches stay, to be played, reported or called off. Suspending a suspended
+ * player replaces the reason and the end. The row's `for update` lock holds off a challenge being
+ * created meanwhile (see `createChallengeCall`).
  */
 export async function suspendUser(
   ctx: AppContext,

@@ -103,7 +103,7 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   ],
   'POST /api/logout': [{ request: () => post('/api/logout'), expect: everyone(204) }],
 
-  // Account security (DESIGN §16)
+  // Account security (docs/accounts.md#account-security)
   'POST /api/user/password': [
     {
       request: () =>
@@ -149,8 +149,8 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     { request: () => post('/api/user/sessions/revoke-others'), expect: signedIn(200) },
   ],
 
-  // Two-factor sign-in (DESIGN §16). Nobody here has it on or a set-up waiting, and no browser
-  // brings a pending sign-in to the second step.
+  // Two-factor sign-in (docs/accounts.md#account-security). Nobody here has it on or a set-up
+  // waiting, and no browser brings a pending sign-in to the second step.
   'POST /api/login/2fa': [
     { request: () => post('/api/login/2fa', { code: '123456' }), expect: everyone(401) },
   ],
@@ -174,8 +174,9 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   ],
   'GET /api/transactions': [{ request: () => get('/api/transactions'), expect: signedIn(200) }],
 
-  // The player's own data (DESIGN §11). Each world's players hold money only in their wallets,
-  // so each may close; an admin's account is closed by another admin, never from the profile.
+  // The player's own data (docs/responsible-play.md). Each world's players hold money only in their
+  // wallets, so each may close; an admin's account is closed by another admin, never from the
+  // profile.
   'GET /api/me/export': [{ request: () => get('/api/me/export'), expect: signedIn(200) }],
   'POST /api/me/close': [
     {
@@ -460,7 +461,8 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
 
-  // Finding an opponent (DESIGN §12): every signed-in player may read these.
+  // Finding an opponent (docs/challenges.md#finding-an-opponent): every signed-in player may read
+  // these.
   'GET /api/players/:username': [
     {
       target: 'opponent, in another case',
@@ -703,7 +705,7 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
   'GET /api/admin/disputes': [
     { request: () => get('/api/admin/disputes'), expect: adminOnly(200) },
   ],
-  // Tournaments (DESIGN §13)
+  // Tournaments (docs/tournaments.md)
   'GET /api/tournaments': [{ request: () => get('/api/tournaments'), expect: signedIn(200) }],
   'GET /api/tournaments/:id': [
     {

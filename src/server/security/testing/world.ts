@@ -285,7 +285,10 @@ export class World {
     return id;
   }
 
-  /** `player`'s direct challenge to `opponent` (DESIGN §12): nobody else may see it. */
+  /**
+   * `player`'s direct challenge to `opponent` (docs/challenges.md#finding-an-opponent): nobody else
+   * may see it.
+   */
   readonly directChallenge = once(async () => {
     const response = await this.send('player', {
       method: 'POST',
@@ -353,7 +356,7 @@ export class World {
     return { id, matchId: match.id };
   }
 
-  /** An open tournament the admin created (DESIGN §13). */
+  /** An open tournament the admin created (docs/tournaments.md). */
   readonly openTournament = once(() => this.newTournament());
 
   /** An open tournament with `player` entered. */

@@ -16,9 +16,9 @@ import { refreshAdminViews } from './invalidate-admin.ts';
 export type BalanceChangeCheck = { ok: true; amountCents: Cents } | { ok: false; message: string };
 
 /**
- * SPEC §5's admin balance rules, in its words: a user must be chosen, and the amount must be a
- * signed decimal ("25", "-3.50"). The shared schema adds the server's own limits (not zero, at
- * most $1,000,000, two decimals).
+ * The product's admin balance rules (docs/product.md#validation), in its words: a user must be
+ * chosen, and the amount must be a signed decimal ("25", "-3.50"). The shared schema adds the
+ * server's own limits (not zero, at most $1,000,000, two decimals).
  */
 export function checkBalanceChange(userId: number | null, amountText: string): BalanceChangeCheck {
   if (userId === null) return { ok: false, message: ADMIN_BALANCE_MESSAGES.selectUser };

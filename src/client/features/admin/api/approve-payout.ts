@@ -8,7 +8,7 @@ import { adminPayoutsQueryKey } from './get-admin-payouts.ts';
 import { payoutBalancesQueryKey } from './get-payout-balances.ts';
 import { refreshAdminViews } from './invalidate-admin.ts';
 
-/** APPROVE & SEND (DESIGN §15): a payout held for review goes to the sender's queue. */
+/** APPROVE & SEND (docs/payouts.md): a payout held for review goes to the sender's queue. */
 export function approvePayout(payoutId: number): Promise<AdminPayoutView> {
   return postJson(`/api/admin/payouts/${payoutId}/approve`, {}, adminPayoutSchema);
 }

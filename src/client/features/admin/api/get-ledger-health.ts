@@ -4,7 +4,9 @@ import { getJson } from '#client/lib/api-client.ts';
 
 export const ledgerHealthQueryKey = ['admin', 'ledger-health'] as const;
 
-/** The money core's invariant check (DESIGN §2): OK, or the list of what is wrong. */
+/**
+ * The money core's invariant check (docs/money-and-ledger.md): OK, or the list of what is wrong.
+ */
 export function getLedgerHealth(signal?: AbortSignal): Promise<LedgerHealth> {
   return getJson('/api/admin/ledger-health', ledgerHealthSchema, signal);
 }

@@ -19,7 +19,7 @@ export const overviewQueryKey = (range: DayRange) =>
 const rangeQuery = ({ from, to }: DayRange) =>
   `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
 
-/** The operator's figures for a range, with one row per day (DESIGN §14). */
+/** The operator's figures for a range, with one row per day (docs/operator-tools.md). */
 export function getOverview(range: DayRange, signal?: AbortSignal): Promise<Overview> {
   return getJson(`/api/admin/overview?${rangeQuery(range)}`, overviewSchema, signal);
 }

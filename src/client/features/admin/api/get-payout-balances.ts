@@ -4,7 +4,7 @@ import { getJson } from '#client/lib/api-client.ts';
 
 export const payoutBalancesQueryKey = ['admin', 'payout-balances'] as const;
 
-/** The payout provider's balance of each offered coin (DESIGN §15). */
+/** The payout provider's balance of each offered coin (docs/payouts.md). */
 export function getPayoutBalances(signal?: AbortSignal): Promise<PayoutBalances> {
   return getJson('/api/admin/payouts/balances', payoutBalancesSchema, signal);
 }

@@ -6,7 +6,7 @@ import { getJson } from '#client/lib/api-client.ts';
 export const playersQueryKey = ['admin', 'player'] as const;
 export const playerQueryKey = (id: number) => [...playersQueryKey, id] as const;
 
-/** One player whole, for the admin's player page (DESIGN §14). */
+/** One player whole, for the admin's player page (docs/operator-tools.md). */
 export function getPlayer(id: number, signal?: AbortSignal): Promise<PlayerPage> {
   return getJson(`/api/admin/players/${id}`, playerPageSchema, signal);
 }

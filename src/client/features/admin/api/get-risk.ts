@@ -4,7 +4,7 @@ import { getJson } from '#client/lib/api-client.ts';
 
 export const riskQueryKey = ['admin', 'risk'] as const;
 
-/** The three risk signals of DESIGN §14 over the operator's window. */
+/** The three risk signals of docs/operator-tools.md over the operator's window. */
 export function getRisk(signal?: AbortSignal): Promise<Risk> {
   return getJson('/api/admin/risk', riskSchema, signal);
 }

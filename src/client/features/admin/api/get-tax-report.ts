@@ -4,7 +4,10 @@ import { getJson } from '#client/lib/api-client.ts';
 
 export const taxReportQueryKey = (year: number) => ['admin', 'tax-report', year] as const;
 
-/** A year's players at or above the tax threshold (DESIGN §11), highest net winnings first. */
+/**
+ * A year's players at or above the tax threshold (docs/responsible-play.md), highest net winnings
+ * first.
+ */
 export function getTaxReport(year: number, signal?: AbortSignal): Promise<TaxReport> {
   return getJson(`/api/admin/tax-report?year=${year}`, taxReportSchema, signal);
 }

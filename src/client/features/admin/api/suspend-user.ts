@@ -16,7 +16,7 @@ export interface SuspendUserInput extends SuspendUserBody {
   userId: number;
 }
 
-/** Suspends a player (DESIGN §10); their open challenges are withdrawn with the stakes. */
+/** Suspends a player (docs/fair-play.md); their open challenges are withdrawn with the stakes. */
 export function suspendUser({ userId, ...body }: SuspendUserInput): Promise<SuspendUserResponse> {
   return postJson(`/api/admin/users/${userId}/suspend`, body, suspendUserResponseSchema);
 }

@@ -12,11 +12,12 @@ import { UsersTab } from './users-tab.tsx';
 import { VerificationsTab } from './verifications-tab.tsx';
 
 /**
- * The operator's OVERVIEW first (DESIGN §14), then SPEC §2's USERS and COMPLETED CHALLENGES, the
- * operator's queues issue 6 adds, the players' reports (DESIGN §10), the RISK signals (DESIGN
- * §14) and the tax report (DESIGN §11). Ten tabs do not fit a 390 px phone, so the tab list
- * scrolls sideways inside its own strip (the page never does); arrow keys move between tabs and
- * bring the focused one into view.
+ * The operator's OVERVIEW first (docs/operator-tools.md), then the product's USERS and COMPLETED
+ * CHALLENGES (docs/product.md#screens), the operator's queues issue 6 adds, the players' reports
+ * (docs/fair-play.md), the RISK signals (docs/operator-tools.md) and the tax report
+ * (docs/responsible-play.md). Ten tabs do not fit a 390 px phone, so the tab list scrolls sideways
+ * inside its own strip (the page never does); arrow keys move between tabs and bring the focused
+ * one into view.
  */
 export function AdminDashboard({ viewerId }: { viewerId: number }) {
   return (

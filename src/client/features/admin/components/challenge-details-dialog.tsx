@@ -44,7 +44,10 @@ function PartySection({ title, player }: { title: string; player: Player | null 
   );
 }
 
-/** SPEC §2's View Details: both parties, every field of the match, and the screenshot. */
+/**
+ * The product's View Details (docs/product.md#screens): both parties, every field of the match, and
+ * the screenshot.
+ */
 export function ChallengeDetailsDialog({ challenge }: { challenge: ChallengeView }) {
   return (
     <Dialog>

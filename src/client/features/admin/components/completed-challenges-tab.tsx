@@ -52,7 +52,7 @@ function CompletedChallengeRow({ challenge }: { challenge: ChallengeView }) {
   );
 }
 
-/** SPEC §2 COMPLETED CHALLENGES, newest first. */
+/** docs/product.md#screens COMPLETED CHALLENGES, newest first. */
 export function CompletedChallengesTab() {
   const challenges = useAdminChallenges();
   return (

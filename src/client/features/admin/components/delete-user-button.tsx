@@ -16,7 +16,10 @@ import { Textarea } from '#client/components/ui/textarea.tsx';
 import { formatDollars } from '#client/lib/format.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
 
-/** SPEC §2's Delete User, behind a confirmation that says the deletion is permanent. */
+/**
+ * The product's Delete User (docs/product.md#screens), behind a confirmation that says the deletion
+ * is permanent.
+ */
 export function DeleteUserButton({ user }: { user: AdminUser }) {
   const reasonId = useId();
   const [open, setOpen] = useState(false);

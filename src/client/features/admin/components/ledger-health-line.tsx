@@ -4,7 +4,7 @@ import { cn } from '#client/lib/cn.ts';
 import { formatDateTime } from '#client/lib/format.ts';
 import { useLedgerHealth } from '../api/get-ledger-health.ts';
 
-/** The money core's invariant check (DESIGN §2), at the top of the dashboard. */
+/** The money core's invariant check (docs/money-and-ledger.md), at the top of the dashboard. */
 export function LedgerHealthLine() {
   const health = useLedgerHealth();
   const data = health.data;

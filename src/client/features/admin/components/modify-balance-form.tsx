@@ -12,8 +12,9 @@ export interface ModifyBalanceFormProps {
 }
 
 /**
- * SPEC §2's inline Modify Balance: a signed amount with Update and Cancel, and a reason for the
- * audit log. The amount is checked in the SPEC's words before anything is sent.
+ * The product's inline Modify Balance (docs/product.md#screens): a signed amount with Update and
+ * Cancel, and a reason for the audit log. The amount is checked in the SPEC's words before anything
+ * is sent.
  */
 export function ModifyBalanceForm({ user, onDone }: ModifyBalanceFormProps) {
   const formId = useId();

@@ -178,8 +178,8 @@ function Charts({ overview }: { overview: Overview }) {
 }
 
 /**
- * OVERVIEW (DESIGN §14): the money and the players of a range of days at a glance, with daily
- * charts, and the range's CSV exports for the accountant.
+ * OVERVIEW (docs/operator-tools.md): the money and the players of a range of days at a glance, with
+ * daily charts, and the range's CSV exports for the accountant.
  */
 export function OverviewTab() {
   const [today] = useState(() => dayOf(new Date()));

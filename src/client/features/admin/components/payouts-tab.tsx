@@ -26,7 +26,7 @@ const FILTERS: readonly { value: PayoutQueueFilter; label: string }[] = [
   { value: 'all', label: 'All payouts' },
 ];
 
-/** Only a payout not yet with the provider can be decided by hand (DESIGN §15). */
+/** Only a payout not yet with the provider can be decided by hand (docs/payouts.md). */
 const DECIDABLE_STAGES: ReadonlySet<AdminPayoutView['stage']> = new Set(['review', 'queued']);
 
 function ApprovePayoutButton({ payout }: { payout: AdminPayoutView }) {
@@ -102,7 +102,7 @@ function AdminPayoutRow({ payout }: { payout: AdminPayoutView }) {
 }
 
 /**
- * The payout provider's balance per coin (DESIGN §15), with a warning where a queued payout
+ * The payout provider's balance per coin (docs/payouts.md), with a warning where a queued payout
  * waits for more than the provider holds.
  */
 function ProviderBalances() {

@@ -66,7 +66,7 @@ function ReportRow({ report }: { report: AdminReport }) {
   );
 }
 
-/** Players' reports about each other (DESIGN §10): open ones first, then the resolved. */
+/** Players' reports about each other (docs/fair-play.md): open ones first, then the resolved. */
 export function ReportsTab() {
   const reports = useReports();
   return (

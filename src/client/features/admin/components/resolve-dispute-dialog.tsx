@@ -104,7 +104,7 @@ function ResolveDisputeForm({ dispute, onDone }: { dispute: AdminDispute; onDone
   );
 }
 
-/** Both players' statements and files, side by side, above the decision (DESIGN §10). */
+/** Both players' statements and files, side by side, above the decision (docs/fair-play.md). */
 function DisputeEvidence({ dispute }: { dispute: AdminDispute }) {
   const evidence = useEvidence(dispute.id, true);
   return (

@@ -185,7 +185,9 @@ function Signals({ risk }: { risk: Risk }) {
   );
 }
 
-/** RISK (DESIGN §14): the patterns abuse leaves, each row linking to the player pages. */
+/**
+ * RISK (docs/operator-tools.md): the patterns abuse leaves, each row linking to the player pages.
+ */
 export function RiskTab() {
   const risk = useRisk();
   if (risk.isPending) {

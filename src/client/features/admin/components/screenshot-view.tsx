@@ -4,8 +4,9 @@ import { safeScreenshotHref } from '#client/features/challenges/lib/challenge-ru
 import { Missing } from './facts.tsx';
 
 /**
- * A screenshot link, made clickable only when it is https or one of our own uploads (DESIGN §7);
- * the same rule the challenge pages apply. Anything else is shown as inert text.
+ * A screenshot link, made clickable only when it is https or one of our own uploads
+ * (docs/architecture.md#files-and-mail); the same rule the challenge pages apply. Anything else is
+ * shown as inert text.
  */
 export function ScreenshotLink({ screenshot }: { screenshot: string | null }) {
   if (!screenshot) return <Missing>None</Missing>;
@@ -27,7 +28,7 @@ export function ScreenshotLink({ screenshot }: { screenshot: string | null }) {
 
 export const IMAGE_LOAD_FAILED = 'Image could not be loaded';
 
-/** An image with SPEC §2's fallback text when it cannot be shown. */
+/** An image with the product's fallback text (docs/product.md#screens) when it cannot be shown. */
 export function ImageWithFallback({ src, alt }: { src: string; alt: string }) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   if (failedSrc === src) {

@@ -88,8 +88,9 @@ function TaxTable({ report }: { report: TaxReport }) {
 }
 
 /**
- * The tax report (DESIGN §11): a calendar year's players whose prizes credited, less the stakes
- * of those challenges, reach the operator's threshold, and the same list as a CSV download.
+ * The tax report (docs/responsible-play.md): a calendar year's players whose prizes credited, less
+ * the stakes of those challenges, reach the operator's threshold, and the same list as a CSV
+ * download.
  */
 export function TaxReportTab() {
   const selectId = useId();

@@ -108,8 +108,8 @@ function UserRow({ user, viewerId }: { user: AdminUser; viewerId: number }) {
 }
 
 /**
- * SPEC §2 USERS: every account with its balance, ADMIN tag, balance changes and deletion; and
- * its suspension, which an admin sets or lifts here (DESIGN §10).
+ * docs/product.md#screens USERS: every account with its balance, ADMIN tag, balance changes and
+ * deletion; and its suspension, which an admin sets or lifts here (docs/fair-play.md).
  */
 export function UsersTab({ viewerId }: { viewerId: number }) {
   const users = useAdminUsers();

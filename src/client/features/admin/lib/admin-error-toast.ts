@@ -2,8 +2,8 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 
 /**
- * SPEC §8: admin failures toast `Error` with the server's message, or a fallback in the action's
- * own words when no answer came back (a lost connection, say).
+ * docs/product.md#messages: admin failures toast `Error` with the server's message, or a fallback
+ * in the action's own words when no answer came back (a lost connection, say).
  */
 export function adminErrorToast(error: Error, fallback: string): void {
   toast({

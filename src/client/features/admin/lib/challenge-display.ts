@@ -1,6 +1,9 @@
 import type { ChallengeView } from '#shared/contracts/challenges.ts';
 
-/** SPEC §2: a player the record no longer names (a deleted account, say) reads Unknown. */
+/**
+ * docs/product.md#screens: a player the record no longer names (a deleted account, say) reads
+ * Unknown.
+ */
 export function playerName(player: { username?: string | null } | null | undefined): string {
   return player?.username || 'Unknown';
 }

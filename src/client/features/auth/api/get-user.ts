@@ -16,7 +16,10 @@ export async function loadPublicUserSchema() {
   return (await import('#shared/contracts/user.ts')).publicUserSchema;
 }
 
-/** The signed-in user, or null when there is no session (SPEC §4: 401 means anonymous). */
+/**
+ * The signed-in user, or null when there is no session (docs/product.md#states: 401 means
+ * anonymous).
+ */
 export async function getUser(signal?: AbortSignal): Promise<PublicUser | null> {
   try {
     return await getJson('/api/user', loadPublicUserSchema, signal);
@@ -60,7 +63,10 @@ export function userQueryOptions() {
 }
 
 export interface UserState {
-  /** Null while loading, when signed out, and when the user could not be fetched (SPEC §8). */
+  /**
+   * Null while loading, when signed out, and when the user could not be fetched
+   * (docs/product.md#messages).
+   */
   user: PublicUser | null;
   isLoading: boolean;
   /**

@@ -8,7 +8,9 @@ import { setSessionUser } from './session-cache.ts';
 
 export type SecondStepInput = z.output<typeof twoFactorCodeBodySchema>;
 
-/** The code that completes a sign-in whose password was right (DESIGN §16). */
+/**
+ * The code that completes a sign-in whose password was right (docs/accounts.md#account-security).
+ */
 export function loginSecondStep(body: SecondStepInput): Promise<PublicUser> {
   return postJson('/api/login/2fa', body, loadPublicUserSchema);
 }

@@ -16,7 +16,7 @@ export function requestPasswordReset(body: PasswordResetBody): Promise<{ message
 
 /**
  * What a completed reset leads to: the player signed in, or, for an account with two-factor
- * sign-in, a password step done that still waits for its code (DESIGN §16).
+ * sign-in, a password step done that still waits for its code (docs/accounts.md#account-security).
  */
 export type PasswordResetOutcome = PublicUser | { twoFactorRequired: true };
 

@@ -16,7 +16,7 @@ export function setSessionUser(queryClient: QueryClient, user: PublicUser | null
 /**
  * Puts a balance the server just reported (a realtime update, a settled challenge) into the
  * cached user, if that user is still the one signed in; with its split into available and under
- * review when the report has it (DESIGN §10).
+ * review when the report has it (docs/fair-play.md).
  */
 export function setCachedBalance(
   queryClient: QueryClient,
@@ -41,9 +41,9 @@ export function refreshSessionUser(queryClient: QueryClient): Promise<void> {
 }
 
 /**
- * After a refusal because the account is suspended (DESIGN §10) or on a break (§11, taken in
- * another tab): the pause may be newer than the page, so the user is read again, and the banner
- * that explains it appears.
+ * After a refusal because the account is suspended (docs/fair-play.md) or on a break
+ * (docs/responsible-play.md, taken in another tab): the pause may be newer than the page, so the
+ * user is read again, and the banner that explains it appears.
  */
 export function refreshIfSuspended(queryClient: QueryClient, error: unknown): void {
   if (

@@ -40,7 +40,7 @@ const FEATURES: readonly Feature[] = [
   },
 ];
 
-/** The marketing side of the auth page: what a new player gets (SPEC §1). */
+/** The marketing side of the auth page: what a new player gets (docs/product.md#what-it-does). */
 export function AuthFeaturePanel() {
   return (
     <section aria-labelledby="auth-features-heading" className="space-y-8">

@@ -137,7 +137,7 @@ describe('register form', () => {
     expect(toast).toHaveTextContent(`400: ${AUTH_MESSAGES.usernameTaken}`);
   });
 
-  it('shows a refused state under the State field (DESIGN §11)', async () => {
+  it('shows a refused state under the State field (docs/responsible-play.md)', async () => {
     const refusal = LOCATION_MESSAGES.notAvailableIn('Tennessee');
     const fetchMock = anonymousWith(() =>
       jsonResponse(403, {

@@ -14,8 +14,9 @@ import { toast } from '#client/lib/toast.ts';
 import { useRequestPasswordReset } from '../api/password-reset.ts';
 
 /**
- * Asks for a reset link by username. The answer is the server's one sentence, the same whether
- * the account exists or not (DESIGN §16), so the page gives away nothing about who plays here.
+ * Asks for a reset link by username. The answer is the server's one sentence, the same whether the
+ * account exists or not (docs/accounts.md#account-security), so the page gives away nothing about
+ * who plays here.
  */
 export function ForgotPasswordForm() {
   const request = useRequestPasswordReset();

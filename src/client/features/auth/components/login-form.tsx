@@ -19,7 +19,10 @@ async function loadLoginSchema() {
 
 const resolver = lazyZodResolver(loadLoginSchema);
 
-/** SPEC §2's login; with two-factor sign-in on, the password step is followed by a code. */
+/**
+ * The product's login (docs/product.md#screens); with two-factor sign-in on, the password step is
+ * followed by a code.
+ */
 export function LoginForm() {
   // A password reset that still needs the code hands over here on its second step.
   const search = useSearch();

@@ -13,9 +13,9 @@ export interface SecondStepFormProps {
 }
 
 /**
- * The second step of a two-factor sign-in (DESIGN §16): a code from the authenticator app, or a
- * recovery code. Phones get a digit keypad for the app's code; a recovery code has letters, so
- * the player can switch the field to a keyboard that has them.
+ * The second step of a two-factor sign-in (docs/accounts.md#account-security): a code from the
+ * authenticator app, or a recovery code. Phones get a digit keypad for the app's code; a recovery
+ * code has letters, so the player can switch the field to a keyboard that has them.
  */
 export function SecondStepForm({ onRestart }: SecondStepFormProps) {
   const secondStep = useLoginSecondStep();

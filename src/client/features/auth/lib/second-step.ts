@@ -1,7 +1,8 @@
 /**
  * Where a finished password step that still needs its two-factor code (a password reset of an
- * account with two-factor sign-in, DESIGN §16) hands over: the login tab opens on its second
- * step, where the code is entered (the pending sign-in's cookie is already set).
+ * account with two-factor sign-in, docs/accounts.md#account-security) hands over: the login tab
+ * opens on its second step, where the code is entered (the pending sign-in's cookie is already
+ * set).
  */
 export const SECOND_STEP_PATH = '/auth?step=code';
 

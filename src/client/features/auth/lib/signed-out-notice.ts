@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 
 /**
- * A word for the login page from whatever just signed the player out for good (closing the
- * account, DESIGN §11): the session is gone, so the page the player lands on, /auth, says what
+ * A word for the login page from whatever just signed the player out for good (closing the account,
+ * docs/responsible-play.md): the session is gone, so the page the player lands on, /auth, says what
  * happened. It lives in memory only, is shown once, and is forgotten when that page is left.
  */
 export interface SignedOutNotice {

@@ -5,7 +5,10 @@ import { toast } from '#client/lib/toast.ts';
 import { loadChallengeSchema } from './get-challenge.ts';
 import { storeChallenge } from './invalidate-challenges.ts';
 
-/** The opponent of a direct challenge turns it down (DESIGN §12); the creator's stake returns. */
+/**
+ * The opponent of a direct challenge turns it down (docs/challenges.md#finding-an-opponent); the
+ * creator's stake returns.
+ */
 export function declineChallenge(id: number): Promise<ChallengeView> {
   return postJson(`/api/challenges/${id}/decline`, undefined, loadChallengeSchema);
 }

@@ -7,7 +7,7 @@ import { loadChallengeSchema } from './get-challenge.ts';
 import { storeChallenge } from './invalidate-challenges.ts';
 
 // What a result under review, a match that may not happen and a dispute's evidence need from the
-// server (DESIGN §10). The contracts load with the first call, as the challenge's own do.
+// server (docs/fair-play.md). The contracts load with the first call, as the challenge's own do.
 
 async function loadRulesSchema() {
   return (await import('#shared/contracts/challenges.ts')).fairPlayRulesSchema;

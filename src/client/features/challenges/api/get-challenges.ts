@@ -13,7 +13,7 @@ export interface ChallengeListFilter {
   status?: ChallengeStatusValue | ChallengeStatusValue[];
   /** Relative to the viewer: challenges they created, accepted, or either. */
   role?: 'created' | 'accepted' | 'mine';
-  /** The lobby's filters (DESIGN §12), as the address bar has them. */
+  /** The lobby's filters (docs/challenges.md#finding-an-opponent), as the address bar has them. */
   lobby?: LobbyFilters;
 }
 

@@ -19,8 +19,8 @@ export function quickMatch(body: QuickMatchInput): Promise<QuickMatchResponse> {
 }
 
 /**
- * Quick match (DESIGN §12): the player lands on the match it made, or on the challenge that now
- * waits for the next player asking on the same terms.
+ * Quick match (docs/challenges.md#finding-an-opponent): the player lands on the match it made, or
+ * on the challenge that now waits for the next player asking on the same terms.
  */
 export function useQuickMatch() {
   const queryClient = useQueryClient();

@@ -11,7 +11,7 @@ export interface ReportPlayerInput extends ReportPlayerBody {
   username: string;
 }
 
-/** Puts a report about another player in the admins' queue (DESIGN §10). */
+/** Puts a report about another player in the admins' queue (docs/fair-play.md). */
 export function reportPlayer({
   username,
   ...body

@@ -22,8 +22,8 @@ export function submitScores(id: number, body: SubmitScoresInput): Promise<Submi
 }
 
 /**
- * SPEC §8: the server's message, or the generic one when the request never got an answer; a
- * lost session gets its own advice.
+ * docs/product.md#messages: the server's message, or the generic one when the request never got an
+ * answer; a lost session gets its own advice.
  */
 function submissionFailedToast(error: Error): void {
   if (

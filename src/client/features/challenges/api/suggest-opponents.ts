@@ -3,8 +3,8 @@ import { OPPONENT_SEARCH_MIN, opponentSuggestionsSchema } from '#shared/contract
 import { getJson } from '#client/lib/api-client.ts';
 
 /**
- * The players a direct challenge can go to whose username starts with what was typed (DESIGN
- * §12); nothing is asked before the minimum number of letters.
+ * The players a direct challenge can go to whose username starts with what was typed
+ * (docs/challenges.md#finding-an-opponent); nothing is asked before the minimum number of letters.
  */
 export function useOpponentSuggestions(typed: string | undefined) {
   const search = (typed ?? '').trim();

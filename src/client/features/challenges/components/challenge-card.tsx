@@ -40,9 +40,9 @@ export interface ChallengeCardProps {
 }
 
 /**
- * One challenge in a grid (SPEC §2): every field a player needs to decide, the opponent's record
- * (DESIGN §10), and the one action the viewer may take. The game name links to the detail page
- * whatever the action is.
+ * One challenge in a grid (docs/product.md#screens): every field a player needs to decide, the
+ * opponent's record (docs/fair-play.md), and the one action the viewer may take. The game name
+ * links to the detail page whatever the action is.
  */
 export function ChallengeCard({ challenge, viewerId }: ChallengeCardProps) {
   const titleId = useId();

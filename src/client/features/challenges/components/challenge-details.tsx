@@ -36,7 +36,10 @@ const CANCELLED_BECAUSE: Record<string, string> = {
   play_break: 'This challenge was withdrawn and the stake returned.',
 };
 
-/** SPEC §2: the detail page shows an open challenge as Available, other statuses by name. */
+/**
+ * docs/product.md#screens: the detail page shows an open challenge as Available, other statuses by
+ * name.
+ */
 export function detailStatusLabel(status: ChallengeView['status']): string {
   if (status === 'open') return 'Available';
   return status.charAt(0).toUpperCase() + status.slice(1);
@@ -291,7 +294,10 @@ export function ChallengeDetails({
 }: {
   challenge: ChallengeView;
   viewerId: number;
-  /** The voice chat (SPEC §2), composed by the page; shown to the players of an accepted match. */
+  /**
+   * The voice chat (docs/product.md#screens), composed by the page; shown to the players of an
+   * accepted match.
+   */
   voicePanel?: ReactNode;
 }) {
   // Accepting or cancelling replaces the button that had focus: its successor takes it.

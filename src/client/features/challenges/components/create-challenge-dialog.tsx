@@ -20,7 +20,10 @@ export interface CreateChallengeDialogProps {
   /** Where focus goes when it closes: the dialog has no trigger of its own to return it to. */
   onCloseAutoFocus: (event: Event) => void;
   defaultPhoneNumber?: string | null;
-  /** Quick Match: the same dialog asking for the terms only (DESIGN §12). */
+  /**
+   * Quick Match: the same dialog asking for the terms only
+   * (docs/challenges.md#finding-an-opponent).
+   */
   intent?: 'create' | 'quick-match';
 }
 

@@ -35,8 +35,8 @@ export interface CreateChallengeFormProps {
   /** The player's own number, offered as the contact for this match. */
   defaultPhoneNumber?: string | null;
   /**
-   * `quick-match` asks for the terms only (DESIGN §12) and meets the first player on them; the
-   * contact fields stay, for the challenge it opens when nobody waits.
+   * `quick-match` asks for the terms only (docs/challenges.md#finding-an-opponent) and meets the
+   * first player on them; the contact fields stay, for the challenge it opens when nobody waits.
    */
   intent?: 'create' | 'quick-match';
 }

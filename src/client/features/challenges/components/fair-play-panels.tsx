@@ -60,8 +60,8 @@ function opponentName(challenge: ChallengeView, viewerId: number): string {
 }
 
 /**
- * A reported result while its credit is held (DESIGN §10): the reporter waits for the opponent;
- * the opponent confirms it or disputes it before the review ends.
+ * A reported result while its credit is held (docs/fair-play.md): the reporter waits for the
+ * opponent; the opponent confirms it or disputes it before the review ends.
  */
 export function ReviewPanel({
   challenge,

@@ -54,9 +54,9 @@ export interface LobbyFilterBarProps {
 }
 
 /**
- * The lobby's filter bar (DESIGN §12): a game search that suggests the games players name, a
- * console, a stake range and an order. Lists change as soon as a choice is made, and a short
- * pause after typing; the address keeps the choice (see useLobbyFilters).
+ * The lobby's filter bar (docs/challenges.md#finding-an-opponent): a game search that suggests the
+ * games players name, a console, a stake range and an order. Lists change as soon as a choice is
+ * made, and a short pause after typing; the address keeps the choice (see useLobbyFilters).
  */
 export function LobbyFilterBar({ filters, onChange }: LobbyFilterBarProps) {
   const id = useId();

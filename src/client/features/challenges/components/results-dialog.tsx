@@ -27,7 +27,10 @@ function playerName(challenge: ChallengeView, id: number): string {
   return challenge.acceptor?.username ?? 'Your opponent';
 }
 
-/** CHALLENGE RESULTS SUBMITTED (SPEC §2): the outcome for this viewer and what happens next. */
+/**
+ * CHALLENGE RESULTS SUBMITTED (docs/product.md#screens): the outcome for this viewer and what
+ * happens next.
+ */
 export function ResultsModal({
   results,
   onClose,

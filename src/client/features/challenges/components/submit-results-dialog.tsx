@@ -25,7 +25,10 @@ export interface SubmitResultsDialogProps {
   triggerLabel: string;
 }
 
-/** SPEC §2's Submit Results dialog, for the two players of an accepted challenge. */
+/**
+ * The product's Submit Results dialog (docs/product.md#screens), for the two players of an accepted
+ * challenge.
+ */
 export function SubmitResultsDialog({
   challenge,
   viewerId,

@@ -1,7 +1,10 @@
 import type { ChallengeView } from '#shared/contracts/challenges.ts';
 import { isHttpsUrl, UPLOAD_PATH_PATTERN } from '#shared/contracts/uploads.ts';
 
-/** SPEC §2: an open challenge reads AVAILABLE; every other status is shown upper-cased. */
+/**
+ * docs/product.md#screens: an open challenge reads AVAILABLE; every other status is shown
+ * upper-cased.
+ */
 export function challengeStatusLabel(status: ChallengeView['status']): string {
   return status === 'open' ? 'AVAILABLE' : status.toUpperCase();
 }
@@ -11,8 +14,8 @@ export function isParticipant(challenge: ChallengeView, viewerId: number): boole
 }
 
 /**
- * The one main action a card offers its viewer (SPEC §2): accept someone else's open challenge,
- * submit scores for one's own accepted match, or otherwise look at the details.
+ * The one main action a card offers its viewer (docs/product.md#screens): accept someone else's
+ * open challenge, submit scores for one's own accepted match, or otherwise look at the details.
  */
 export type CardAction = 'accept' | 'submit' | 'view';
 
@@ -27,7 +30,9 @@ export function canCancel(challenge: ChallengeView, viewerId: number): boolean {
   return challenge.status === 'open' && challenge.creatorId === viewerId;
 }
 
-/** The other player (not the one who submitted) may dispute a completed result until the deadline. */
+/**
+ * The other player (not the one who submitted) may dispute a completed result until the deadline.
+ */
 export function canDispute(challenge: ChallengeView, viewerId: number, now: Date): boolean {
   if (challenge.status !== 'completed' || challenge.disputableUntil === null) return false;
   if (!isParticipant(challenge, viewerId) || challenge.submittedBy === viewerId) return false;
@@ -44,8 +49,9 @@ export function winnerName(challenge: ChallengeView): string | null {
 }
 
 /**
- * A screenshot link typed by a player is only made clickable when it is https (DESIGN §7); a
- * file uploaded through the app is served from our own origin. Anything else is shown as text.
+ * A screenshot link typed by a player is only made clickable when it is https
+ * (docs/architecture.md#files-and-mail); a file uploaded through the app is served from our own
+ * origin. Anything else is shown as text.
  */
 export function safeScreenshotHref(screenshot: string | null): string | null {
   if (!screenshot) return null;

@@ -8,9 +8,9 @@ import {
 import { parseAmount } from '#shared/money.ts';
 
 /**
- * The lobby's filters (DESIGN §12) as the address bar keeps them: `?game=fc&console=Xbox&
- * minAmount=10&maxAmount=25&sort=amount_desc`. A shared link opens the same view; a value the
- * lobby does not know (an old link, a typo) is left out rather than refused.
+ * The lobby's filters (docs/challenges.md#finding-an-opponent) as the address bar keeps them:
+ * `?game=fc&console=Xbox& minAmount=10&maxAmount=25&sort=amount_desc`. A shared link opens the same
+ * view; a value the lobby does not know (an old link, a typo) is left out rather than refused.
  */
 export interface LobbyFilters {
   game: string;

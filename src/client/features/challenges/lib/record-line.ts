@@ -5,8 +5,8 @@ type Player = ChallengeView['creator'];
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * A player's record in one line (DESIGN §10): "34 played · 71% won · 1 dispute lost". The share
- * won is always given once there is a result, 0% included, since a bare count would hide it;
+ * A player's record in one line (docs/fair-play.md): "34 played · 71% won · 1 dispute lost". The
+ * share won is always given once there is a result, 0% included, since a bare count would hide it;
  * the other counts only when above zero. Nothing played yet reads "New player".
  */
 export function recordLine(record: PlayerRecord): string {

@@ -6,8 +6,9 @@ import { centsToDecimalString, type Cents } from '#shared/money.ts';
 import { postJson } from '#client/lib/api-client.ts';
 
 /**
- * Asks the server to credit a paid card intent. The amount is sent because SPEC §7 lists it; the
- * server credits the provider's own record of the payment and answers with what it credited.
+ * Asks the server to credit a paid card intent. The amount is sent because docs/product.md#calls
+ * lists it; the server credits the provider's own record of the payment and answers with what it
+ * credited.
  */
 export function confirmPayment(
   paymentIntentId: string,

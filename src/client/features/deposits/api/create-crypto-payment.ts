@@ -8,7 +8,7 @@ import { readPaymentResponse } from '../lib/payment-response.ts';
 
 /**
  * Creates a crypto payment: the coin amount, the address to pay and when the offer expires. An
- * answer without a paymentId throws InvalidPaymentResponseError (SPEC §8).
+ * answer without a paymentId throws InvalidPaymentResponseError (docs/product.md#messages).
  */
 export async function createCryptoPayment(amountCents: Cents): Promise<CryptoPaymentResponse> {
   const response = await apiFetch('POST', '/api/create-crypto-payment', {

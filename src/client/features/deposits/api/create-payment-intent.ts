@@ -8,7 +8,7 @@ import { readPaymentResponse } from '../lib/payment-response.ts';
 
 /**
  * Opens a card payment for the amount. The amount travels as exact decimal text ("25.00"). An
- * answer without a clientSecret throws InvalidPaymentResponseError (SPEC §8).
+ * answer without a clientSecret throws InvalidPaymentResponseError (docs/product.md#messages).
  */
 export async function createPaymentIntent(
   amountCents: Cents,

@@ -6,9 +6,9 @@ import { postJson } from '#client/lib/api-client.ts';
 export type CryptoDepositNotification = z.infer<typeof cryptoDepositNotificationResponseSchema>;
 
 /**
- * SPEC §7's fallback when a crypto payment cannot be created: tells the server the player means
- * to pay `amount` in `currency` by other means. It records the deposit for an admin to check
- * and credits nothing.
+ * The product's fallback (docs/product.md#calls) when a crypto payment cannot be created: tells the
+ * server the player means to pay `amount` in `currency` by other means. It records the deposit for
+ * an admin to check and credits nothing.
  */
 export function notifyCryptoDeposit(input: {
   amountCents: Cents;

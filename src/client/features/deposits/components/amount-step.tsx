@@ -29,7 +29,7 @@ export interface AmountStepProps {
 /**
  * The entry step: an amount from $10 to $10,000, checked with the server's own schema, and within
  * the deposit limits the player set. A refused amount is said under the field and in a toast: the
- * SPEC's INVALID AMOUNT (SPEC §5), or DEPOSIT LIMIT REACHED.
+ * SPEC's INVALID AMOUNT (docs/product.md#validation), or DEPOSIT LIMIT REACHED.
  */
 export function AmountStep({ defaultAmount, onContinue }: AmountStepProps) {
   const {
@@ -50,7 +50,8 @@ export function AmountStep({ defaultAmount, onContinue }: AmountStepProps) {
     handleSubmit(
       ({ amount }) => {
         invalidToast.current?.dismiss();
-        // The player's own limits (DESIGN §11), mirrored: the server judges again, under its lock.
+        // The player's own limits (docs/responsible-play.md), mirrored: the server judges again,
+        // under its lock.
         const room = rules.data ? tightestRoom(rules.data) : null;
         if (room && amount > room.left) {
           const message = RESPONSIBLE_GAMING_MESSAGES.depositOverLimit(room.key, room.left);

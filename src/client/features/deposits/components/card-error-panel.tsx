@@ -9,8 +9,9 @@ export interface CardErrorPanelProps {
 }
 
 /**
- * SPEC §2's card error panel: RETRY reloads the page, so the next attempt starts from a fresh
- * payment form (and, with Stripe, a fresh Stripe.js); CANCEL goes back to the amount entry.
+ * The product's card error panel (docs/product.md#screens): RETRY reloads the page, so the next
+ * attempt starts from a fresh payment form (and, with Stripe, a fresh Stripe.js); CANCEL goes back
+ * to the amount entry.
  */
 export function CardErrorPanel({ title, message, onCancel }: CardErrorPanelProps) {
   return (

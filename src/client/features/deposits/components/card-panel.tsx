@@ -20,8 +20,8 @@ export interface CardPanelProps {
 
 /**
  * The Credit Card panel: Stripe Elements with a publishable key, the TEST MODE form with the
- * sandbox, PAYMENT SERVICE UNAVAILABLE when card payments are off (SPEC §8). Every way a payment
- * can fail ends in the card error panel.
+ * sandbox, PAYMENT SERVICE UNAVAILABLE when card payments are off (docs/product.md#messages). Every
+ * way a payment can fail ends in the card error panel.
  */
 export function CardPanel({ amountCents, onCancel, onDone }: CardPanelProps) {
   const config = usePaymentsConfig();

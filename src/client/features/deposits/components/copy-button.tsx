@@ -8,7 +8,9 @@ export interface CopyButtonProps {
   what: string;
 }
 
-/** A copy button whose check mark turns back into a copy icon after 2 s (SPEC §2). */
+/**
+ * A copy button whose check mark turns back into a copy icon after 2 s (docs/product.md#screens).
+ */
 export function CopyButton({ value, what }: CopyButtonProps) {
   const { copied, copy } = useCopyToClipboard();
   const name = copied ? `${what.charAt(0).toUpperCase()}${what.slice(1)} copied` : `Copy ${what}`;

@@ -266,8 +266,9 @@ export interface CryptoPanelProps {
 }
 
 /**
- * The Cryptocurrency panel (SPEC §2, §8): CRYPTOCURRENCY PAYMENTS UNAVAILABLE when crypto is off
- * or its provider does not answer; otherwise the payment is created and watched until it ends.
+ * The Cryptocurrency panel (docs/product.md#screens, docs/product.md#messages): CRYPTOCURRENCY
+ * PAYMENTS UNAVAILABLE when crypto is off or its provider does not answer; otherwise the payment is
+ * created and watched until it ends.
  */
 export function CryptoPanel({ amountCents, onCancel, onDone }: CryptoPanelProps) {
   const config = usePaymentsConfig();

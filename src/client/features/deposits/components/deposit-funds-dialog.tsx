@@ -39,9 +39,9 @@ function stepDescription(step: Step, amountCents: Cents | null): string {
 }
 
 /**
- * The dialog's steps (SPEC §2): amount entry, then Credit Card or Cryptocurrency, then that
- * panel. Cancel in any later step returns to the entry, keeping the amount. It mounts afresh each
- * time the dialog opens, so a reopened dialog starts at the entry.
+ * The dialog's steps (docs/product.md#screens): amount entry, then Credit Card or Cryptocurrency,
+ * then that panel. Cancel in any later step returns to the entry, keeping the amount. It mounts
+ * afresh each time the dialog opens, so a reopened dialog starts at the entry.
  */
 function DepositFlow({ onClose }: { onClose: () => void }) {
   const [step, setStep] = useState<Step>('amount');
@@ -50,8 +50,8 @@ function DepositFlow({ onClose }: { onClose: () => void }) {
   const { user } = useUser();
   const backToEntry = () => setStep('amount');
 
-  // The server refuses deposits during a suspension (DESIGN §10) or the player's own break
-  // (DESIGN §11): say why before they start.
+  // The server refuses deposits during a suspension (docs/fair-play.md) or the player's own break
+  // (docs/responsible-play.md): say why before they start.
   const paused = user?.suspension
     ? {
         description: DEPOSIT_MESSAGES.depositsPaused,

@@ -38,7 +38,7 @@ export interface SandboxCardFormProps {
   onCancel: () => void;
 }
 
-/** The TEST MODE card form, shown when no Stripe key is configured (DESIGN §5). */
+/** The TEST MODE card form, shown when no Stripe key is configured (docs/payments.md). */
 export function SandboxCardForm({ amountCents, pending, onPay, onCancel }: SandboxCardFormProps) {
   const {
     register,

@@ -179,8 +179,8 @@ function NotFound() {
 }
 
 /**
- * The sandbox's stand-in for a crypto wallet (DESIGN §5): the player's own test payment, with
- * buttons that play the blockchain. Only sandbox payments exist here; with NOWPayments
+ * The sandbox's stand-in for a crypto wallet (docs/payments.md): the player's own test payment,
+ * with buttons that play the blockchain. Only sandbox payments exist here; with NOWPayments
  * configured the server answers 404 and the page says the payment is not found.
  */
 export function SandboxCryptoCheckout({ paymentId }: { paymentId: string }) {

@@ -1,7 +1,7 @@
 import { FlaskConical } from 'lucide-react';
 import { Badge } from '#client/components/ui/badge.tsx';
 
-/** DESIGN §5: a sandbox provider is labelled TEST MODE wherever it takes a payment. */
+/** docs/payments.md: a sandbox provider is labelled TEST MODE wherever it takes a payment. */
 export function TestModeBadge() {
   return (
     <Badge variant="warning">

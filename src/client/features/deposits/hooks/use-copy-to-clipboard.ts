@@ -3,8 +3,8 @@ import { toast } from '#client/lib/toast.ts';
 import { COPY_CONFIRMATION_MS } from '../lib/deposit-timing.ts';
 
 /**
- * Copies text and reports `copied` for 2 s (SPEC §2), so a copy button can show a check mark
- * and then turn back into a copy icon.
+ * Copies text and reports `copied` for 2 s (docs/product.md#screens), so a copy button can show a
+ * check mark and then turn back into a copy icon.
  */
 export function useCopyToClipboard(): { copied: boolean; copy: (text: string) => Promise<void> } {
   const [copyId, setCopyId] = useState<number | null>(null);

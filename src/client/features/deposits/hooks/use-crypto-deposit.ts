@@ -35,9 +35,9 @@ function newAttempt(id: number, amountCents: Cents): Attempt {
 }
 
 /**
- * The fallback of SPEC §7: the player's deposit is reported for an admin to follow up, and the
- * operator's payment page, when the server gives one, opens in a new window. A report that fails
- * too changes nothing on screen: the panel already shows why the payment failed.
+ * The fallback of docs/product.md#calls: the player's deposit is reported for an admin to follow
+ * up, and the operator's payment page, when the server gives one, opens in a new window. A report
+ * that fails too changes nothing on screen: the panel already shows why the payment failed.
  */
 async function reportDepositForFollowUp(amountCents: Cents, currency: string): Promise<void> {
   let paymentUrl: string | null;
@@ -52,10 +52,11 @@ async function reportDepositForFollowUp(amountCents: Cents, currency: string): P
 }
 
 /**
- * Creates the crypto payment for the crypto panel (SPEC §2, §8, §9): refused outright under the
- * minimum or within 5 s of the last failure; otherwise created after a 1 s delay. Starting on
- * mount through a cancellable timer means a panel closed within that second (or React's
- * development double mount) creates nothing.
+ * Creates the crypto payment for the crypto panel (docs/product.md#screens,
+ * docs/product.md#messages, docs/product.md#constants): refused outright under the minimum or
+ * within 5 s of the last failure; otherwise created after a 1 s delay. Starting on mount through a
+ * cancellable timer means a panel closed within that second (or React's development double mount)
+ * creates nothing.
  */
 export function useCryptoDeposit(
   amountCents: Cents,

@@ -5,7 +5,9 @@ import { checkCryptoPayment } from '../api/check-crypto-payment.ts';
 import { CRYPTO_STATUS_TEXTS, rateLimitedStatusText } from '../lib/deposit-messages.ts';
 import { CRYPTO_POLL_INTERVAL_MS, STATUS_RETRY_AFTER_DEFAULT_S } from '../lib/deposit-timing.ts';
 
-/** Where the crypto panel's status line stands (SPEC §4, §8). */
+/**
+ * Where the crypto panel's status line stands (docs/product.md#states, docs/product.md#messages).
+ */
 export type CryptoWatchState =
   | { kind: 'waiting'; partiallyPaid: boolean }
   | { kind: 'rate-limited'; secondsLeft: number }
@@ -66,10 +68,10 @@ export interface CryptoWatchHandlers {
 }
 
 /**
- * Polls a crypto payment's status every 15 s until it is final (SPEC §4, §9). A 429 pauses the
- * polling for the server's `retryAfter` (30 s when it names none) with a countdown, then checks
- * at once; any other failure says so and keeps the 15 s rhythm. Polling stops when the panel
- * goes away.
+ * Polls a crypto payment's status every 15 s until it is final (docs/product.md#states,
+ * docs/product.md#constants). A 429 pauses the polling for the server's `retryAfter` (30 s when it
+ * names none) with a countdown, then checks at once; any other failure says so and keeps the 15 s
+ * rhythm. Polling stops when the panel goes away.
  */
 export function useCryptoPaymentStatus(
   paymentId: string,

@@ -44,7 +44,7 @@ describe('a card deposit, end to end through the API', () => {
   });
 });
 
-describe('the SPEC §8 card messages', () => {
+describe('docs/product.md#messages card messages', () => {
   const cases: [string, PaymentRoutes, ConfirmWithProvider, string, string][] = [
     [
       'the service is down (503)',

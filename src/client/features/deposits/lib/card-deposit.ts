@@ -28,7 +28,7 @@ function failed(title: string, message: string): CardDepositOutcome {
   return { kind: 'failed', title, message };
 }
 
-/** SPEC §8: why a card payment could not be opened, in the player's words. */
+/** docs/product.md#messages: why a card payment could not be opened, in the player's words. */
 export function initFailureMessage(error: unknown): string {
   if (error instanceof InvalidPaymentResponseError) return DEPOSIT_MESSAGES.invalidConfiguration;
   if (error instanceof ApiError) {

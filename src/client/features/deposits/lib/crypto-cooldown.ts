@@ -1,8 +1,8 @@
 import { CRYPTO_ERROR_COOLDOWN_MS } from './deposit-timing.ts';
 
 /**
- * SPEC §8: after a crypto payment could not be created, a new attempt within 5 seconds is
- * refused. The time is kept in sessionStorage, so it holds across the dialog closing and
+ * docs/product.md#messages: after a crypto payment could not be created, a new attempt within 5
+ * seconds is refused. The time is kept in sessionStorage, so it holds across the dialog closing and
  * reopening but belongs to this browser tab's session only.
  */
 const STORAGE_KEY = 'skillstake:crypto-payment-error-at';

@@ -26,7 +26,7 @@ const TOO_SMALL_MESSAGES: readonly string[] = [
   PAYMENT_MESSAGES.providerMinimum,
 ];
 
-/** SPEC §8, Crypto: a failed payment creation in the player's words. */
+/** docs/product.md#messages, Crypto: a failed payment creation in the player's words. */
 export function cryptoCreationProblem(error: unknown): CryptoProblem {
   if (error instanceof InvalidPaymentResponseError) {
     return { title: DEPOSIT_TITLES.serviceError, message: DEPOSIT_MESSAGES.invalidConfiguration };
@@ -53,9 +53,9 @@ export function cryptoCreationProblem(error: unknown): CryptoProblem {
 }
 
 /**
- * SPEC §7: when the payment service itself failed (it is down, broke its answer, or could not be
- * reached), the player's intent is reported to the server so an admin can follow up. Refusals
- * aimed at the player (too many requests, a bad amount, a lost session) are not: reporting
+ * docs/product.md#calls: when the payment service itself failed (it is down, broke its answer, or
+ * could not be reached), the player's intent is reported to the server so an admin can follow up.
+ * Refusals aimed at the player (too many requests, a bad amount, a lost session) are not: reporting
  * them would only repeat the refusal.
  */
 export function isCryptoServiceFailure(error: unknown): boolean {

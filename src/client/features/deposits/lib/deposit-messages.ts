@@ -1,7 +1,10 @@
 import { PAYMENT_MESSAGES } from '#shared/contracts/payments.ts';
 import { formatDollars } from '#client/lib/format.ts';
 
-/** SPEC §8, Card and Crypto: the headings and texts the deposit dialog shows, as written. */
+/**
+ * docs/product.md#messages, Card and Crypto: the headings and texts the deposit dialog shows, as
+ * written.
+ */
 export const DEPOSIT_TITLES = {
   invalidAmount: 'INVALID AMOUNT',
   success: 'DEPOSIT SUCCESSFUL',
@@ -21,8 +24,9 @@ export const DEPOSIT_TITLES = {
 } as const;
 
 /**
- * The heading of a refusal aimed at the player's own account (DESIGN §10, §11): a suspension, a
- * deposit limit they set, or their time-out or self-exclusion; null for any other answer.
+ * The heading of a refusal aimed at the player's own account (docs/fair-play.md,
+ * docs/responsible-play.md): a suspension, a deposit limit they set, or their time-out or
+ * self-exclusion; null for any other answer.
  */
 export function accountRefusalTitle(code: string | undefined): string | null {
   switch (code) {
@@ -55,7 +59,7 @@ export const DEPOSIT_MESSAGES = {
   depositsPausedByBreak: 'Deposits are paused during the break you took from cash play.',
 } as const;
 
-/** SPEC §8, the crypto panel's status line. */
+/** docs/product.md#messages, the crypto panel's status line. */
 export const CRYPTO_STATUS_TEXTS = {
   waiting: 'WAITING FOR PAYMENT CONFIRMATION...',
   confirmed: 'PAYMENT CONFIRMED',

@@ -1,4 +1,7 @@
-/** SPEC §2 and §9: the deposit dialog's timings, in one place so the panels and tests agree. */
+/**
+ * docs/product.md#screens, docs/product.md#constants: the deposit dialog's timings, in one place so
+ * the panels and tests agree.
+ */
 
 /** The crypto panel asks for the payment's status this often. */
 export const CRYPTO_POLL_INTERVAL_MS = 15_000;

@@ -3,7 +3,7 @@ import { DEPOSIT_MESSAGES } from './deposit-messages.ts';
 
 /**
  * A payment answer without what the dialog needs (a card payment's clientSecret, a crypto
- * payment's paymentId): SPEC §8's "Invalid payment configuration received from server".
+ * payment's paymentId): the product's "Invalid payment configuration received from server".
  */
 export class InvalidPaymentResponseError extends Error {
   override readonly name = 'InvalidPaymentResponseError';

@@ -20,7 +20,7 @@ export const notificationsQueryOptions = queryOptions({
     getJson('/api/notifications?limit=20', loadListSchema, signal),
 });
 
-/** The player's newest notifications and how many are unread (DESIGN §10). */
+/** The player's newest notifications and how many are unread (docs/fair-play.md). */
 export function useNotifications() {
   return useQuery(notificationsQueryOptions);
 }

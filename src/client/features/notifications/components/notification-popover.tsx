@@ -6,8 +6,8 @@ import { useMarkNotificationsRead, useNotifications } from '../api/notifications
 import { bellLabel, BellFace } from './bell-face.tsx';
 
 /**
- * The notification list (DESIGN §10), newest first. Mounted open by the first press of the bell
- * (see notification-bell.tsx); opening a notification marks it read.
+ * The notification list (docs/fair-play.md), newest first. Mounted open by the first press of the
+ * bell (see notification-bell.tsx); opening a notification marks it read.
  */
 export function NotificationPopover() {
   const notifications = useNotifications();

@@ -4,7 +4,7 @@ import { getJson } from '#client/lib/api-client.ts';
 
 export const payoutOptionsQueryKey = ['payout-options'] as const;
 
-/** The coins payouts are offered in, and who sends them (DESIGN §15); settings, read once. */
+/** The coins payouts are offered in, and who sends them (docs/payouts.md); settings, read once. */
 export function getPayoutOptions(signal?: AbortSignal): Promise<PayoutOptions> {
   return getJson('/api/payouts/options', payoutOptionsSchema, signal);
 }

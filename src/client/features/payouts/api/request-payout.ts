@@ -42,7 +42,8 @@ export function useRequestPayout(userId: number) {
     onError: (error) => {
       toast({
         title: 'PAYOUT FAILED',
-        // SPEC §8: the server's message, or the generic one when no answer came back.
+        // docs/product.md#messages: the server's message, or the generic one when no answer came
+        // back.
         description: error instanceof ApiError ? error.message : PAYOUT_FAILED_FALLBACK,
         variant: 'destructive',
       });

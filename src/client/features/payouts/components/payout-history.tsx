@@ -38,9 +38,9 @@ function Fact({
 }
 
 /**
- * One payout as SPEC §2 lists it (amount, status, method, details, phone and date), with where
- * it is on its way out (DESIGN §15): the stage and its reason, the coins sent, the transaction,
- * and how long it took.
+ * One payout as docs/product.md#screens lists it (amount, status, method, details, phone and date),
+ * with where it is on its way out (docs/payouts.md): the stage and its reason, the coins sent, the
+ * transaction, and how long it took.
  */
 export function PayoutEntry({ payout }: { payout: PayoutView }) {
   const titleId = useId();
@@ -110,7 +110,7 @@ export function PayoutEntry({ payout }: { payout: PayoutView }) {
   );
 }
 
-/** The player's payouts, newest first, or NO PAYOUT RECORDS FOUND (SPEC §2). */
+/** The player's payouts, newest first, or NO PAYOUT RECORDS FOUND (docs/product.md#screens). */
 export function PayoutHistory() {
   const list = usePayouts();
   if (list.isPending) {

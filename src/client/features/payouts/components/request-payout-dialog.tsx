@@ -55,7 +55,7 @@ const OTHER_COIN = '';
 
 /**
  * What the form holds for the request: with a coin chosen, its address (and memo) and no free
- * text; with "Other", the free text alone, as a SPEC client sends it (DESIGN §15).
+ * text; with "Other", the free text alone, as a SPEC client sends it (docs/payouts.md).
  */
 function requestOf(values: PayoutRequestBody): PayoutRequestBody {
   const { currency, address, extraId, paymentDetails, ...rest } = values;
@@ -64,9 +64,9 @@ function requestOf(values: PayoutRequestBody): PayoutRequestBody {
 }
 
 /**
- * SPEC §5 says the form's default method is paypal while only crypto is offered. A default that
- * is not among the options would be sent without the player ever seeing it (and the server
- * refuses it), so the effective default is the first method actually offered: crypto.
+ * docs/product.md#validation says the form's default method is paypal while only crypto is offered.
+ * A default that is not among the options would be sent without the player ever seeing it (and the
+ * server refuses it), so the effective default is the first method actually offered: crypto.
  */
 const DEFAULT_METHOD: PayoutMethodValue = OFFERED_PAYOUT_METHODS[0] ?? 'crypto';
 
@@ -99,7 +99,8 @@ function RequestPayoutForm({
   onRequested: () => void;
 }) {
   const requestPayout = useRequestPayout(user.id);
-  // DESIGN §11: no payout before an admin approves the player's ID; the way there is offered.
+  // docs/responsible-play.md: no payout before an admin approves the player's ID; the way there is
+  // offered.
   const [identityNeeded, setIdentityNeeded] = useState<string>();
   const balanceCents = dollarNumberToCents(user.available);
   const resolver = useMemo(() => zodResolver(payoutFormSchema(balanceCents)), [balanceCents]);
@@ -284,7 +285,10 @@ function RequestPayoutForm({
   );
 }
 
-/** SPEC §2: the Request Payout dialog. A balance below the minimum cannot be withdrawn. */
+/**
+ * docs/product.md#screens: the Request Payout dialog. A balance below the minimum cannot be
+ * withdrawn.
+ */
 export function RequestPayoutDialog({ user }: { user: PublicUser }) {
   const [open, setOpen] = useState(false);
   const options = usePayoutOptions();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { payoutDateLabel, payoutMethodLabel, payoutStatusLabel } from './payout-display.ts';
 
-describe('payout status badge (SPEC §4)', () => {
+describe('payout status badge (docs/product.md#states)', () => {
   it('shows PROCESSING for pending, COMPLETED for completed and FAILED for anything else', () => {
     expect(payoutStatusLabel('pending')).toBe('PROCESSING');
     expect(payoutStatusLabel('completed')).toBe('COMPLETED');
@@ -11,7 +11,7 @@ describe('payout status badge (SPEC §4)', () => {
   });
 });
 
-describe('payout dates (SPEC §2)', () => {
+describe('payout dates (docs/product.md#screens)', () => {
   it('shows N/A for a date that is not a string, or not a date', () => {
     expect(payoutDateLabel(null)).toBe('N/A');
     expect(payoutDateLabel(undefined)).toBe('N/A');

@@ -7,8 +7,9 @@ import {
 import type { BadgeVariant } from '#client/components/ui/badge.tsx';
 
 /**
- * SPEC §4: pending shows PROCESSING, completed COMPLETED, and anything else FAILED. The argument
- * is a plain string on purpose: a status this client does not know yet still gets a badge.
+ * docs/product.md#states: pending shows PROCESSING, completed COMPLETED, and anything else FAILED.
+ * The argument is a plain string on purpose: a status this client does not know yet still gets a
+ * badge.
  */
 export function payoutStatusLabel(status: string): string {
   if (status === 'pending' || status === 'completed') return PAYOUT_STATUS_BADGES[status];
@@ -32,8 +33,8 @@ export function payoutMethodLabel(method: PayoutMethodValue): string {
 }
 
 /**
- * SPEC §2: a payout's date is shown only when the API sent it as text (N/A otherwise). Text that
- * is not a date is N/A as well, rather than "Invalid Date".
+ * docs/product.md#screens: a payout's date is shown only when the API sent it as text (N/A
+ * otherwise). Text that is not a date is N/A as well, rather than "Invalid Date".
  */
 export function payoutDateLabel(value: unknown): string {
   if (typeof value !== 'string') return 'N/A';
@@ -42,7 +43,7 @@ export function payoutDateLabel(value: unknown): string {
   return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** DESIGN §15: the stage in words, with why it waits when it waits for review. */
+/** docs/payouts.md: the stage in words, with why it waits when it waits for review. */
 export function payoutStageLabel(payout: Pick<PayoutView, 'stage' | 'stageReason'>): string {
   const label = PAYOUT_STAGE_LABELS[payout.stage];
   return payout.stageReason && payout.stage !== 'failed'

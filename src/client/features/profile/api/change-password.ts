@@ -7,7 +7,10 @@ import { postJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 import { sessionsQueryKey } from './get-sessions.ts';
 
-/** Sets a new password; the server ends every other session of the player (DESIGN §16). */
+/**
+ * Sets a new password; the server ends every other session of the player
+ * (docs/accounts.md#account-security).
+ */
 export function changePassword(body: ChangePasswordBody): Promise<{ message: string }> {
   return postJson('/api/user/password', body, messageResponseSchema);
 }

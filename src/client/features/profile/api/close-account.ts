@@ -11,7 +11,9 @@ import { dismissToast } from '#client/lib/toast.ts';
 import { setSessionUser } from '#client/features/auth/api/session-cache.ts';
 import { leaveSignedOutNotice } from '#client/features/auth/lib/signed-out-notice.ts';
 
-/** Closes the player's own account (DESIGN §11); the server signs every device out. */
+/**
+ * Closes the player's own account (docs/responsible-play.md); the server signs every device out.
+ */
 export function closeAccount(body: CloseAccountBody): Promise<CloseAccountResponse> {
   return postJson('/api/me/close', body, closeAccountResponseSchema);
 }

@@ -6,7 +6,10 @@ export const sessionsQueryKey = ['profile', 'sessions'] as const;
 
 const sessionListSchema = sessionViewSchema.array();
 
-/** The player's signed-in browsers: this one first, then the most recent (DESIGN §16). */
+/**
+ * The player's signed-in browsers: this one first, then the most recent
+ * (docs/accounts.md#account-security).
+ */
 export function getSessions(signal?: AbortSignal): Promise<SessionView[]> {
   return getJson('/api/user/sessions', sessionListSchema, signal);
 }

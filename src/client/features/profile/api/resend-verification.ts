@@ -4,7 +4,10 @@ import { ApiError, postJson, serverText } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 import { refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
 
-/** Mails a new verification link to the signed-in player's address (DESIGN §16). */
+/**
+ * Mails a new verification link to the signed-in player's address
+ * (docs/accounts.md#account-security).
+ */
 export function resendVerification(): Promise<{ message: string }> {
   return postJson('/api/user/verify-email/resend', undefined, messageResponseSchema);
 }

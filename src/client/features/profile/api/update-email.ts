@@ -12,7 +12,7 @@ export function updateEmail(body: UpdateEmailInput): Promise<PublicUser> {
   return postJson('/api/user/update-email', body, publicUserSchema);
 }
 
-/** SPEC §8: the toast for an address that does not look like one. */
+/** docs/product.md#messages: the toast for an address that does not look like one. */
 export function invalidEmailToast(): void {
   toast({
     title: 'INVALID EMAIL FORMAT',

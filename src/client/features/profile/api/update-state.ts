@@ -5,7 +5,10 @@ import { requestJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 import { userQueryKey } from '#client/features/auth/api/get-user.ts';
 
-/** `PATCH /api/user {state}` (DESIGN §11): the player's declared state, audited by the server. */
+/**
+ * `PATCH /api/user {state}` (docs/responsible-play.md): the player's declared state, audited by the
+ * server.
+ */
 export function updateState(state: StateCode): Promise<PublicUser> {
   return requestJson('PATCH', '/api/user', publicUserSchema, { body: { state } });
 }

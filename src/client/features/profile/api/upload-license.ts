@@ -14,7 +14,7 @@ import {
 } from '#client/lib/upload-with-progress.ts';
 import { verificationQueryKey } from './get-verification.ts';
 
-/** SPEC §5 and §8, word for word. */
+/** docs/product.md#validation, docs/product.md#messages, word for word. */
 export const LICENSE_MESSAGES = {
   noFile: UPLOAD_MESSAGES.noFile,
   invalidType: 'Invalid file type',
@@ -65,7 +65,10 @@ export function uploadLicense(
   });
 }
 
-/** The upload with its progress (0 to 100), its SPEC §8 toasts and the status refresh. */
+/**
+ * The upload with its progress (0 to 100), its docs/product.md#messages toasts and the status
+ * refresh.
+ */
 export function useUploadLicense() {
   const queryClient = useQueryClient();
   return useUploadMutation(uploadLicense, {

@@ -5,7 +5,10 @@ import { postJson } from '#client/lib/api-client.ts';
 import { userQueryKey } from '#client/features/auth/api/get-user.ts';
 import { refreshSessionUser } from '#client/features/auth/api/session-cache.ts';
 
-/** Proves the address of a mailed link; it works signed in or not (DESIGN §16). */
+/**
+ * Proves the address of a mailed link; it works signed in or not
+ * (docs/accounts.md#account-security).
+ */
 export function verifyEmail(token: string): Promise<{ message: string }> {
   return postJson('/api/user/verify-email', { token }, messageResponseSchema);
 }

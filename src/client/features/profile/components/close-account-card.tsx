@@ -156,9 +156,9 @@ function CloseAccountDialog({ user }: { user: PublicUser }) {
 }
 
 /**
- * Close my account (DESIGN §11): behind a confirmation that asks for the password. The server
- * refuses while money is in escrow or under review and says where; the dialog shows that. An
- * admin's account is closed by another admin, so an admin sees why instead of the button.
+ * Close my account (docs/responsible-play.md): behind a confirmation that asks for the password.
+ * The server refuses while money is in escrow or under review and says where; the dialog shows
+ * that. An admin's account is closed by another admin, so an admin sees why instead of the button.
  */
 export function CloseAccountCard({ user }: { user: PublicUser }) {
   const titleId = useId();

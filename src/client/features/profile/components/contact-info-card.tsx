@@ -21,8 +21,8 @@ function NotProvided() {
 }
 
 /**
- * The address, and whether a mailed link proved it (DESIGN §16): only a verified address gets
- * mail, so an unverified one offers to send the link again.
+ * The address, and whether a mailed link proved it (docs/accounts.md#account-security): only a
+ * verified address gets mail, so an unverified one offers to send the link again.
  */
 function EmailValue({ email, verified }: { email: string; verified: boolean }) {
   const resend = useResendVerification();
@@ -58,7 +58,10 @@ function EmailValue({ email, verified }: { email: string; verified: boolean }) {
   );
 }
 
-/** SPEC §2: username, phone and email (or Not provided), and the Update Email dialog. */
+/**
+ * docs/product.md#screens: username, phone and email (or Not provided), and the Update Email
+ * dialog.
+ */
 export function ContactInfoCard({ user }: { user: PublicUser }) {
   const titleId = useId();
   return (

@@ -104,9 +104,9 @@ function SignOutEverywhereElse({ others }: { others: number }) {
 }
 
 /**
- * Devices (DESIGN §16): every browser signed in to the account, with a way to sign out each one
- * but this, or all of them at once. When a row the keyboard was on goes, focus moves to the row
- * that took its place, or to what the card still offers.
+ * Devices (docs/accounts.md#account-security): every browser signed in to the account, with a way
+ * to sign out each one but this, or all of them at once. When a row the keyboard was on goes, focus
+ * moves to the row that took its place, or to what the card still offers.
  */
 export function DevicesCard() {
   const titleId = useId();

@@ -20,7 +20,10 @@ export function safeExternalHref(url: string): string | null {
   }
 }
 
-/** SPEC §2: the link to the separate free site; hidden while unknown or not configured. */
+/**
+ * docs/product.md#screens: the link to the separate free site; hidden while unknown or not
+ * configured.
+ */
 export function FreeSiteCard() {
   const titleId = useId();
   const config = useProfileConfig();

@@ -59,7 +59,10 @@ function explanation(verification: VerificationStatus): ReactNode {
   }
 }
 
-/** SPEC §2's licence upload, with the review status the admin's decision sets (issue 6). */
+/**
+ * The product's licence upload (docs/product.md#screens), with the review status the admin's
+ * decision sets (issue 6).
+ */
 export function IdVerificationCard() {
   const titleId = useId();
   const verification = useVerification();

@@ -17,8 +17,8 @@ import { useProfileConfig } from '../api/get-profile-config.ts';
 import { useUpdateState } from '../api/update-state.ts';
 
 /**
- * The US state the player plays from (DESIGN §11). Moving into a state where cash play is not
- * offered is allowed; the card then says what stops and what does not (withdrawals).
+ * The US state the player plays from (docs/responsible-play.md). Moving into a state where cash
+ * play is not offered is allowed; the card then says what stops and what does not (withdrawals).
  */
 export function LocationCard({ user }: { user: PublicUser }) {
   const titleId = useId();

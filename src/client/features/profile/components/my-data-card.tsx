@@ -10,7 +10,7 @@ import {
 } from '#client/components/ui/card.tsx';
 import { MY_DATA_EXPORT_URL } from '../api/my-data-export.ts';
 
-/** Download my data (DESIGN §11): everything the account holds, as one JSON file. */
+/** Download my data (docs/responsible-play.md): everything the account holds, as one JSON file. */
 export function MyDataCard() {
   const titleId = useId();
   return (

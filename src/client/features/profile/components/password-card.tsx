@@ -20,7 +20,7 @@ import { useChangePassword } from '../api/change-password.ts';
 
 const EMPTY: ChangePasswordValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-/** Change password (DESIGN §16): the current one, then the new one twice. */
+/** Change password (docs/accounts.md#account-security): the current one, then the new one twice. */
 export function PasswordCard() {
   const titleId = useId();
   const changePassword = useChangePassword();

@@ -340,8 +340,9 @@ export interface TwoFactorCardProps {
 }
 
 /**
- * Two-factor sign-in on the profile (DESIGN §16): whether it is on; the set-up with a QR code
- * and the key typed by hand; the recovery codes, shown once; and turning it off.
+ * Two-factor sign-in on the profile (docs/accounts.md#account-security): whether it is on; the
+ * set-up with a QR code and the key typed by hand; the recovery codes, shown once; and turning it
+ * off.
  */
 export function TwoFactorCard({ user, onFinished }: TwoFactorCardProps) {
   const titleId = useId();

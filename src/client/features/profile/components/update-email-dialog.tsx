@@ -31,7 +31,8 @@ function UpdateEmailForm({
     setError,
     formState: { errors },
   } = useForm<UpdateEmailBody, unknown, UpdateEmailInput>({
-    // SPEC §5's simple pattern (text, an @, a dot), shared with the server.
+    // The product's simple pattern (docs/product.md#validation) (text, an @, a dot), shared with
+    // the server.
     resolver: zodResolver(updateEmailBodySchema),
     defaultValues: { email: currentEmail ?? '' },
   });
@@ -42,7 +43,8 @@ function UpdateEmailForm({
         onSuccess: onUpdated,
         onError: (error) => applyServerFieldErrors(error, setError, ['email']),
       }),
-    // SPEC §8: a malformed address is refused with a toast as well as under the field.
+    // docs/product.md#messages: a malformed address is refused with a toast as well as under the
+    // field.
     () => invalidEmailToast(),
   );
 
@@ -68,7 +70,7 @@ function UpdateEmailForm({
   );
 }
 
-/** SPEC §2: the Update Email dialog on the profile's contact card. */
+/** docs/product.md#screens: the Update Email dialog on the profile's contact card. */
 export function UpdateEmailDialog({ currentEmail }: { currentEmail: string | null }) {
   const [open, setOpen] = useState(false);
   return (

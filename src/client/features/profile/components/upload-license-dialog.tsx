@@ -97,7 +97,7 @@ function UploadLicenseForm({ onUploaded }: { onUploaded: () => void }) {
   );
 }
 
-/** SPEC §2: the Upload Driver's License (ID verification) dialog. */
+/** docs/product.md#screens: the Upload Driver's License (ID verification) dialog. */
 export function UploadLicenseDialog({ label }: { label: string }) {
   const [open, setOpen] = useState(false);
   return (

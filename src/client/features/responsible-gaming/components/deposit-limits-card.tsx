@@ -52,8 +52,9 @@ function changesFrom(texts: Texts, shown: Texts): { changes: LimitChanges; error
 }
 
 /**
- * The player's deposit limits (DESIGN §11): what each allows and what is left of it now, a raise
- * waiting for its 24 hours, and the form that changes them. A blank field means no limit.
+ * The player's deposit limits (docs/responsible-play.md): what each allows and what is left of it
+ * now, a raise waiting for its 24 hours, and the form that changes them. A blank field means no
+ * limit.
  */
 export function DepositLimitsCard({ rules }: { rules: ResponsibleGaming }) {
   const titleId = useId();

@@ -156,8 +156,8 @@ function BreakForm({ kind }: { kind: BreakKind }) {
 }
 
 /**
- * Time-out and self-exclusion (DESIGN §11). During a break the card says until when; a longer
- * break can still be taken, never a shorter one (the server refuses it, saying so).
+ * Time-out and self-exclusion (docs/responsible-play.md). During a break the card says until when;
+ * a longer break can still be taken, never a shorter one (the server refuses it, saying so).
  */
 export function TakeABreakCard({ rules }: { rules: ResponsibleGaming }) {
   const titleId = useId();

@@ -54,7 +54,9 @@ function toBody(values: FormValues): Record<string, unknown> {
   };
 }
 
-/** An admin's tool (DESIGN §13): checked by the shared schema first, then by the server. */
+/**
+ * An admin's tool (docs/tournaments.md): checked by the shared schema first, then by the server.
+ */
 export function CreateTournamentForm() {
   const [values, setValues] = useState(INITIAL);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});

@@ -20,7 +20,9 @@ export interface VoicePanelProps {
   opponentName: string;
 }
 
-/** Audio-only voice chat with the opponent (SPEC §2), shown to the two players only. */
+/**
+ * Audio-only voice chat with the opponent (docs/product.md#screens), shown to the two players only.
+ */
 export function VoicePanel({ room, userId, isCreator, opponentName }: VoicePanelProps) {
   const { state, attachAudio, connect, disconnect, toggleMute } = useVoiceCall(room, {
     userId,

@@ -34,8 +34,8 @@ class CallMedia {
 }
 
 /**
- * Whose call it is: an accepted challenge's, or a tournament match's being played (DESIGN §13);
- * the server admits only the two players of either.
+ * Whose call it is: an accepted challenge's, or a tournament match's being played
+ * (docs/tournaments.md); the server admits only the two players of either.
  */
 export type VoiceRoom = { challengeId: number } | { tournamentMatchId: number };
 

@@ -6,7 +6,7 @@ export type VoiceStatus =
 
 export interface VoiceCallState {
   status: VoiceStatus;
-  /** SPEC §4: true once the other player joined and the peer link is up. */
+  /** docs/product.md#states: true once the other player joined and the peer link is up. */
   connected: boolean;
   muted: boolean;
 }
@@ -54,8 +54,9 @@ function asSignal(value: Record<string, unknown>): Signal | null {
 }
 
 /**
- * One player's side of an audio call (SPEC §4): the creator offers once the other player has
- * joined the signalling room, the acceptor answers. Ending the call stops the microphone.
+ * One player's side of an audio call (docs/product.md#states): the creator offers once the other
+ * player has joined the signalling room, the acceptor answers. Ending the call stops the
+ * microphone.
  */
 export class VoiceCall {
   private state: VoiceCallState = { status: 'idle', connected: false, muted: false };

@@ -56,7 +56,7 @@ async function findCardIntent(db: Executor, id: string): Promise<SandboxPayment 
 }
 
 /**
- * The offline stand-in for Stripe (DESIGN §5): intents live in `sandbox_payments`, client
+ * The offline stand-in for Stripe (docs/payments.md): intents live in `sandbox_payments`, client
  * secrets are shaped like Stripe's (`<paymentIntentId>_secret_<random>`), and the test cards
  * 4242 4242 4242 4242 (success) and 4000 0000 0000 0002 (declined) behave as in Stripe's test mode.
  * As with Stripe, a creation retried with the same idempotency key answers the same intent (with

@@ -66,7 +66,7 @@ function toRecord(row: SandboxPayment): CryptoPaymentRecord {
 }
 
 /**
- * The offline stand-in for NOWPayments (DESIGN §5): payments live in `sandbox_payments`; a
+ * The offline stand-in for NOWPayments (docs/payments.md): payments live in `sandbox_payments`; a
  * waiting payment expires after 20 minutes; `simulate` is the only way coins "arrive".
  */
 export function createSandboxCryptoProvider(

@@ -17,7 +17,7 @@ export interface PaymentProviders {
 }
 
 /**
- * A real provider wherever its key is configured, the offline sandbox otherwise (DESIGN §5).
+ * A real provider wherever its key is configured, the offline sandbox otherwise (docs/payments.md).
  * The IPN address is given to NOWPayments only when the public URL is known.
  */
 export function selectPaymentProviders(

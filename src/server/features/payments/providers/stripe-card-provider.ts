@@ -11,7 +11,9 @@ export interface StripeCardProviderOptions {
   /** Another API host, e.g. http://127.0.0.1:4010 for a local stand-in; Stripe's by default. */
   apiBase?: string | undefined;
   timeoutMs?: number;
-  /** The SDK retries connection errors and 5xx answers with backoff (and the same idempotency key). */
+  /**
+   * The SDK retries connection errors and 5xx answers with backoff (and the same idempotency key).
+   */
   maxNetworkRetries?: number;
 }
 
@@ -92,7 +94,7 @@ function stripeConfig(options: StripeCardProviderOptions): Stripe.StripeConfig {
   return config;
 }
 
-/** Card deposits through Stripe PaymentIntents (DESIGN §5), with the official SDK. */
+/** Card deposits through Stripe PaymentIntents (docs/payments.md), with the official SDK. */
 export function createStripeCardProvider(options: StripeCardProviderOptions): StripeCardProvider {
   const stripe = new Stripe(options.secretKey, stripeConfig(options));
   async function retrieveIntent(id: string): Promise<CardIntent> {

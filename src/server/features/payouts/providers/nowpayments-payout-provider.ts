@@ -93,7 +93,7 @@ function rateText(coinAmount: string, amountCents: bigint): string {
 }
 
 /**
- * Withdrawals through NOWPayments' payout API (DESIGN §15): a JWT from `POST /v1/auth`, then
+ * Withdrawals through NOWPayments' payout API (docs/payouts.md): a JWT from `POST /v1/auth`, then
  * `POST /v1/payout` with the payout's id as `unique_external_id`, then
  * `POST /v1/payout/{batch}/verify` with a TOTP code. Every failure to be answered is
  * `unavailable` (retried with backoff); a refusal of the request itself is `declined`.

@@ -3,7 +3,7 @@ import { checkPayoutDestination, PAYOUT_COIN_CODES } from '#shared/payout-coins.
 import { PaymentProviderError } from '../../payments/index.ts';
 import type { PayoutProvider, Withdrawal } from './types.ts';
 
-/** A sandbox withdrawal finishes by itself this long after it was sent (DESIGN §15). */
+/** A sandbox withdrawal finishes by itself this long after it was sent (docs/payouts.md). */
 export const SANDBOX_PAYOUT_FINISH_MS = 60_000;
 const COIN_DECIMALS = 8n;
 const COIN_UNIT = 10n ** COIN_DECIMALS;

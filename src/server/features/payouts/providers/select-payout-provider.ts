@@ -4,11 +4,11 @@ import { createSandboxPayoutProvider } from './sandbox-payout-provider.ts';
 import type { PayoutProvider } from './types.ts';
 
 /**
- * Who sends payouts (DESIGN §15): NOWPayments when its API key and the account's sign-in and 2FA
- * secret are set; the TEST MODE sandbox only when no real provider takes deposits at all (no
- * Stripe key, no NOWPayments key). Otherwise there is none: real money comes in, and a sandbox
- * that marks payouts sent without sending would let it leave the ledger unpaid, so every payout
- * waits for an admin.
+ * Who sends payouts (docs/payouts.md): NOWPayments when its API key and the account's sign-in and
+ * 2FA secret are set; the TEST MODE sandbox only when no real provider takes deposits at all (no
+ * Stripe key, no NOWPayments key). Otherwise there is none: real money comes in, and a sandbox that
+ * marks payouts sent without sending would let it leave the ledger unpaid, so every payout waits
+ * for an admin.
  */
 export function selectPayoutProvider(env: Env, clock: () => Date): PayoutProvider | null {
   if (!env.NOWPAYMENTS_API_KEY && !env.STRIPE_SECRET_KEY) return createSandboxPayoutProvider(clock);

@@ -68,7 +68,7 @@ export const PAYOUT_FAILURES = {
 } as const;
 
 /**
- * A local NOWPayments payout API (DESIGN §15) speaking its wire format: a JWT from `/v1/auth`,
+ * A local NOWPayments payout API (docs/payouts.md) speaking its wire format: a JWT from `/v1/auth`,
  * `x-api-key` on every call, withdrawals `WAITING` until `/verify` gets a valid TOTP code of the
  * account's secret, then `PROCESSING`; the test moves them on with `setStatus`.
  */

@@ -21,7 +21,7 @@ export async function uploadLicence(admin: Agent, agent: Agent, userId: number):
   return mine.id;
 }
 
-/** A funded player whose ID an admin has approved (DESIGN §11). */
+/** A funded player whose ID an admin has approved (docs/responsible-play.md). */
 export async function verifiedPlayer(t: TestApp, admin: Agent, cents: bigint) {
   const player = await signUp(t.app);
   await fund(t.database, player.user.id, cents);
