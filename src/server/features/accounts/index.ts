@@ -1,3 +1,8 @@
+/**
+ * Accounts: registration, sign-in and sessions, devices, two-factor sign-in, passwords, e-mail,
+ * the profile, the ID check, and an account's standing to play for money (suspension, breaks,
+ * location). docs/accounts.md
+ */
 export { ensureAdmin, promoteUser } from './admin-bootstrap.ts';
 export { authRoutes } from './auth-routes.ts';
 export { listSessions } from './devices.ts';

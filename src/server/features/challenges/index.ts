@@ -1,3 +1,12 @@
+/**
+ * Challenges, from creation to settlement (docs/challenges.md, docs/fair-play.md).
+ *
+ * Where is a winner paid? A report (`results.ts`, through `challenge_report_result` in
+ * ledger/sql) moves the prize less the fee from the escrow to `review:challenge:{id}`; the
+ * credit reaches the winner's wallet in `review.ts` (`releaseLocked`) when the opponent confirms,
+ * when the review ends (the fair-play worker), or by an admin's decision of a dispute
+ * (`decisions.ts`, `resolveDispute`).
+ */
 export { resolveDispute } from './decisions.ts';
 export { challengeFileReaders, receiveEvidence, toEvidence } from './evidence.ts';
 export {

@@ -1,3 +1,7 @@
+/**
+ * The operator's insights: the overview, the CSV exports, the tax report and the player page
+ * (docs/operator-tools.md).
+ */
 export { insightsRoutes } from './routes.ts';
 export {
   listTaxReport,

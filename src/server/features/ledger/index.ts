@@ -1,3 +1,7 @@
+/**
+ * The ledger: every movement of money, the balances, the invariants, and the only code that
+ * reads or writes the ledger's tables (docs/money-and-ledger.md).
+ */
 export {
   EXTERNAL_CARD,
   EXTERNAL_CRYPTO,

@@ -1,3 +1,7 @@
+/**
+ * Notifications: written with their cause, pushed over /ws, listed and read
+ * (docs/fair-play.md#notifications).
+ */
 export {
   notify,
   publishNews,

@@ -1,3 +1,7 @@
+/**
+ * Deposits by card and cryptocurrency, through Stripe, NOWPayments or the offline sandbox
+ * (docs/payments.md).
+ */
 export { NowPaymentsError, createNowPaymentsClient } from './providers/nowpayments-client.ts';
 export { verifyNowPaymentsSignature } from './providers/nowpayments-signature.ts';
 export { PaymentProviderError } from './providers/types.ts';

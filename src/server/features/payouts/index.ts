@@ -1,3 +1,7 @@
+/**
+ * Payouts: requests, the rules that decide, the sender, and each payout's stages
+ * (docs/payouts.md).
+ */
 export { listOwnPayouts, lockPendingPayoutsOf } from './repository.ts';
 export { payoutRoutes } from './routes.ts';
 export { applyPayoutDecision } from './stages.ts';

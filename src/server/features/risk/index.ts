@@ -1,3 +1,7 @@
+/**
+ * The risk signals: shared devices and addresses, one-sided pairs, deposits withdrawn unplayed
+ * (docs/operator-tools.md).
+ */
 export {
   findLopsidedPairs,
   findSharedDevices,

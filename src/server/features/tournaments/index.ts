@@ -1,3 +1,7 @@
+/**
+ * Single-elimination tournaments: joining, the start, matches and the payout by place
+ * (docs/tournaments.md).
+ */
 export { matchFileReaders } from './evidence.ts';
 export { tournamentHoldsOf } from './held.ts';
 export { tournamentRoutes } from './routes.ts';
