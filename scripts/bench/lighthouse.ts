@@ -12,6 +12,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { median, startProcess, table, type ServerProcess } from './common.ts';
+import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.AUDIT_RUNS ?? 1);
@@ -52,7 +53,7 @@ async function signUp(baseUrl: string): Promise<{ cookie: string; username: stri
       `could not register the audit player: ${response.status} ${await response.text()}`,
     );
   }
-  return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', username };
+  return { cookie: sessionCookieOf(response), username };
 }
 
 const METRICS = [

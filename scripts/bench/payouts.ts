@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { LICENSE_FIELD } from '../../src/shared/contracts/profile.ts';
 import { adminCall, approveLicence, PNG_1X1, startApp } from '../../tests/e2e/harness.ts';
 import { median, table } from './common.ts';
+import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 const PAYOUTS = Number(process.env.BENCH_PAYOUTS ?? 10);
 const TRON = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
@@ -26,7 +27,7 @@ async function verifiedPlayer(baseUrl: string, index: number): Promise<string> {
     }),
   });
   if (registered.status !== 201) throw new Error(`register: ${await registered.text()}`);
-  const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = sessionCookieOf(registered);
   const { id } = (await registered.json()) as { id: number };
   await adminCall(baseUrl, 'POST', `/api/admin/users/${id}/balance`, { amount: '50' });
   const form = new FormData();

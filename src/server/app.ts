@@ -58,6 +58,7 @@ import { compileProxyTrust } from './lib/trusted-proxy.ts';
 import { createLocalBus, type EventBus } from './lib/event-bus.ts';
 import type { PeriodicWorker } from './lib/periodic-worker.ts';
 import { accessControl, type Access } from './plugins/access.ts';
+import { deviceCookie } from './plugins/device-cookie.ts';
 import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { originGuard } from './plugins/origin-guard.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -192,6 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(metricsPlugin, { metrics, token: env.METRICS_TOKEN });
   await app.register(fastifyCookie);
+  await app.register(deviceCookie, { publicOrigin: ctx.publicOrigin });
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   accountSockets = () => app.websocketServer.clients.size;
   app.addHook('onRequest', leaveSocketIoUpgrades);

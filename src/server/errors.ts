@@ -38,6 +38,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   MONEY_HELD: 409,
   TOURNAMENT_NOT_OPEN: 409,
   TOURNAMENT_FULL: 409,
+  LINKED_ACCOUNTS: 409,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp-server.ts';
 import { reachable } from './harness.ts';
+import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 /**
  * Crash safety on PostgreSQL (issue 9). Several clients run a stream of deposits, challenges
@@ -115,9 +116,9 @@ class Client {
     } catch {
       throw new Unanswered(`${method} ${path}`);
     }
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie?.startsWith('sid=')) {
-      this.cookie = setCookie.split(';')[0] ?? '';
+    const sessionCookie = sessionCookieOf(response);
+    if (sessionCookie) {
+      this.cookie = sessionCookie;
       this.secrets.push(this.cookie.slice(4));
     }
     const text = await response.text().catch(() => {

@@ -4,6 +4,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -185,7 +186,7 @@ export async function creditPlayer(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(ADMIN),
   });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = sessionCookieOf(login);
   const users = (await (
     await fetch(`${baseUrl}/api/admin/users`, { headers: { cookie } })
   ).json()) as Array<{
@@ -214,7 +215,7 @@ export async function adminCall<T = unknown>(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(ADMIN),
   });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = sessionCookieOf(login);
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { cookie, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },

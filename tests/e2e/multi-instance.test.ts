@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp-server.ts';
 import { ADMIN, startApp, type RunningApp } from './harness.ts';
+import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -57,8 +58,7 @@ function clientOf(baseUrl: string, cookie: string): Client {
   };
 }
 
-const cookieFrom = (response: Response) =>
-  (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+const cookieFrom = (response: Response) => sessionCookieOf(response);
 
 let registered = 0;
 async function register(app: RunningApp): Promise<Client & { id: number; username: string }> {

@@ -8,6 +8,7 @@ import {
   type FakeNowPaymentsPayouts,
 } from '#server/features/payouts/testing/fake-nowpayments-payouts.ts';
 import { adminCall, reachable, startApp, until, type RunningApp } from './harness.ts';
+import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 /**
  * The payout sender killed with SIGKILL (DESIGN §15, issue 24): once while NOWPayments has made
@@ -86,7 +87,7 @@ async function requestPayout(baseUrl: string, amount: number): Promise<number> {
     }),
   });
   expect(registered.status).toBe(201);
-  const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = sessionCookieOf(registered);
   const { id } = (await registered.json()) as { id: number };
   await adminCall(baseUrl, 'POST', `/api/admin/users/${id}/balance`, { amount: String(amount) });
   const asked = await fetch(`${baseUrl}/api/payouts`, {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { VOICE_REFUSALS } from '#shared/contracts/voice.ts';
 import { creditPlayer, startApp, type RunningApp } from './harness.ts';
+import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 /**
  * Malformed socket traffic against the built server in a process of its own (issue 35): one
@@ -35,7 +36,7 @@ async function register(username: string): Promise<{ id: number; cookie: string 
     }),
   });
   if (response.status !== 201) throw new Error(`register: ${await response.text()}`);
-  const sid = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const sid = sessionCookieOf(response);
   return { id: ((await response.json()) as { id: number }).id, cookie: sid };
 }
 

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, reachable, startApp, until, type RunningApp } from './harness.ts';
+import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 /**
  * The tournament worker killed with SIGKILL (DESIGN §13, decision 0020). Two server processes
@@ -104,7 +105,7 @@ async function register(): Promise<Player> {
     }),
   });
   expect(registered.status).toBe(201);
-  const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = sessionCookieOf(registered);
   const { id } = (await registered.json()) as { id: number };
   await adminCall(baseUrl(), 'POST', `/api/admin/users/${id}/balance`, {
     amount: String(CREDIT_DOLLARS),

@@ -55,7 +55,8 @@ describe('the names statements are prepared under', () => {
         seen,
       ),
       acceptChallengeCall(7, 2, now),
-      quickMatchCall({ ...terms, playerId: 1 }, seen),
+      quickMatchCall({ ...terms, playerId: 1, passedOver: [] }, seen),
+      quickMatchCall({ ...terms, playerId: 1, passedOver: [4, 9] }, seen),
     ]) {
       const { sql: text } = dialect.sqlToQuery(call);
       expect(statementName(text), text).not.toBeNull();

@@ -29,6 +29,14 @@ export const SECURITY_MESSAGES = {
   sessionNotFound: 'Session not found',
 } as const;
 
+/** Accounts that share a device (docs/accounts.md#devices). */
+export const DEVICE_LINK_MESSAGES = {
+  linkedAccounts: 'You cannot play an account that shares a device with yours.',
+  linkNotFound: 'These accounts do not share a device.',
+  noteRequired: 'A note is required',
+  linkCleared: 'Link cleared. These accounts may play each other.',
+} as const;
+
 /**
  * Minutes a password-reset link stays valid, and hours for a verification link
  * (docs/accounts.md#account-security).

@@ -217,6 +217,11 @@ export const AUDIT_ACTIONS = [
   'tournament.create',
   'tournament.cancel',
   'tournament.resolve',
+  /**
+   * An admin cleared the link between two accounts that share a device, with a note
+   * (docs/accounts.md#devices): they may play each other.
+   */
+  'user.link_cleared',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -72,5 +72,10 @@ export const ERROR_CODES = [
   'TOURNAMENT_NOT_OPEN',
   /** A join refused because every place is taken; nothing was charged. */
   'TOURNAMENT_FULL',
+  /**
+   * Two accounts that share a device would meet in one match (docs/accounts.md#devices): an
+   * acceptance, a direct challenge or a tournament entry refused.
+   */
+  'LINKED_ACCOUNTS',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,7 +1,7 @@
 import { z } from '../validation.ts';
 import { paymentRecordSchema } from './account-data.ts';
-import { sessionViewSchema } from './account-security.ts';
-import { idParamsSchema } from './ids.ts';
+import { DEVICE_LINK_MESSAGES, sessionViewSchema } from './account-security.ts';
+import { idFromJson, idParamsSchema } from './ids.ts';
 import { challengeSchema, playerRecordSchema } from './challenge-view.ts';
 import { payoutSchema } from './payouts.ts';
 import { verificationStatusSchema } from './profile.ts';
@@ -19,6 +19,7 @@ export const INSIGHTS_MESSAGES = {
   rangeInvalid: 'The range must start on or before its last day, and span at most 366 days',
   noteRequired: 'Please write a note',
   noteMax: 'A note is at most 2,000 characters',
+  clearNoteMax: 'A note is at most 500 characters',
   playerNotFound: 'Player not found',
 } as const;
 
@@ -172,14 +173,20 @@ export const riskSchema = z.object({
     withdrawnShareMin: z.number(),
     playShareMax: z.number(),
   }),
-  /** Accounts signed in from one address, or with one browser, within the window. */
+  /**
+   * Accounts signed in with one device id within the window (docs/accounts.md#devices): `device`
+   * is the start of its hash, `browsers` what its sign-ins' User-Agents name (shown, never
+   * compared).
+   */
   sharedDevices: z.array(
     z.object({
-      kind: z.enum(['address', 'browser']),
-      value: z.string(),
+      device: z.string(),
+      browsers: z.array(z.string()),
       players: z.array(riskPlayerSchema),
     }),
   ),
+  /** Accounts signed in from one address within the window: shown only, it holds nothing. */
+  sharedNetworks: z.array(z.object({ address: z.string(), players: z.array(riskPlayerSchema) })),
   /** Two players who mostly play each other, one of them winning almost every time. */
   lopsidedPairs: z.array(
     z.object({
@@ -222,6 +229,25 @@ export const adminNoteSchema = z.object({
 });
 export type AdminNoteView = z.infer<typeof adminNoteSchema>;
 
+/** An account that shared a device with the player (docs/accounts.md#devices). */
+export const deviceLinkSchema = z.object({
+  player: riskPlayerSchema,
+  lastSharedAt: z.string(),
+  /** Set once an admin cleared the link: the pair may play each other. */
+  cleared: z.object({ note: z.string(), clearedAt: z.string() }).nullable(),
+});
+export type DeviceLinkView = z.infer<typeof deviceLinkSchema>;
+
+/** `POST /api/admin/players/{id}/links/clear`: the other account, and why the link is innocent. */
+export const clearLinkBodySchema = z.object({
+  otherUserId: idFromJson(INSIGHTS_MESSAGES.playerNotFound),
+  note: z
+    .string({ error: DEVICE_LINK_MESSAGES.noteRequired })
+    .trim()
+    .min(1, DEVICE_LINK_MESSAGES.noteRequired)
+    .max(500, INSIGHTS_MESSAGES.clearNoteMax),
+});
+
 /** How many of each list the player page shows, newest first. */
 export const PLAYER_PAGE_ROWS = 50;
 
@@ -237,6 +263,8 @@ export const playerPageSchema = z.object({
   payments: z.array(paymentRecordSchema),
   payouts: z.array(payoutSchema),
   sessions: z.array(sessionViewSchema),
+  /** The accounts that shared a device with this one in the risk window, cleared ones too. */
+  deviceLinks: z.array(deviceLinkSchema),
   notes: z.array(adminNoteSchema),
 });
 export type PlayerPage = z.infer<typeof playerPageSchema>;

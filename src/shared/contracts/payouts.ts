@@ -42,6 +42,13 @@ export const PAYOUT_STAGE_LABELS: Record<PayoutStageValue, string> = {
 };
 export type PayoutStatusValue = (typeof PAYOUT_STATUS_VALUES)[number];
 
+/**
+ * What a player reads for a payout held by a risk signal (docs/payouts.md#never-tip-off): never the
+ * signal's name, which only the admin sees. Alone, the stage reads as `PAYOUT_TEAM_REVIEW`.
+ */
+export const PAYOUT_TEAM_REVIEW_REASON = 'a review by our team';
+export const PAYOUT_TEAM_REVIEW = 'Waiting for a review by our team';
+
 /** docs/product.md#states: the badge each status shows. */
 export const PAYOUT_STATUS_BADGES: Record<PayoutStatusValue, string> = {
   pending: 'PROCESSING',

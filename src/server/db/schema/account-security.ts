@@ -1,4 +1,5 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { users } from './users.ts';
 
 /**
@@ -54,8 +55,10 @@ export const pendingSignIns = pgTable(
 );
 
 /**
- * The browsers and places an account has signed in from: a sign-in from a pair not listed here
- * mails the player (docs/accounts.md#account-security).
+ * The devices an account has signed in from, keyed by the hash of the browser's `device` cookie
+ * (docs/accounts.md#devices): a sign-in from one not listed here mails the player. Keys from
+ * before the device cookie (browser and network) stay until the device's first sign-in replaces
+ * them.
  */
 export const knownDevices = pgTable(
   'known_devices',
@@ -71,3 +74,53 @@ export const knownDevices = pgTable(
 
 export type AuthToken = typeof authTokens.$inferSelect;
 export type AuthTokenPurpose = AuthToken['purpose'];
+
+/**
+ * Which accounts signed in on which device (docs/accounts.md#devices): one row per account and
+ * device, with the last sign-in's time, address and User-Agent (shown, never compared). Two accounts
+ * with one device in the risk window are linked: they never play each other, and the RISK tab lists
+ * them.
+ */
+export const deviceSignIns = pgTable(
+  'device_sign_ins',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    firstSignedInAt: timestamp('first_signed_in_at', { withTimezone: true }).notNull(),
+    lastSignedInAt: timestamp('last_signed_in_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+    ipAddress: text('ip_address'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.deviceHash] }),
+    // The accounts of one device in the window: a link check, the RISK tab.
+    index('device_sign_ins_device_idx').on(table.deviceHash, table.lastSignedInAt),
+    index('device_sign_ins_last_signed_in_at_idx').on(table.lastSignedInAt),
+  ],
+);
+
+/**
+ * A link between two accounts that an admin cleared with a note ("brothers, one console"): the pair
+ * may play each other and is no longer flagged for it. Kept in one order (`low < high`).
+ */
+export const clearedAccountLinks = pgTable(
+  'cleared_account_links',
+  {
+    lowUserId: integer('low_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    highUserId: integer('high_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    note: text('note').notNull(),
+    clearedBy: integer('cleared_by').references(() => users.id, { onDelete: 'set null' }),
+    clearedAt: timestamp('cleared_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.lowUserId, table.highUserId] }),
+    index('cleared_account_links_high_user_id_idx').on(table.highUserId),
+    check('cleared_account_links_order', sql`${table.lowUserId} < ${table.highUserId}`),
+  ],
+);

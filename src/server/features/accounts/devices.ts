@@ -44,33 +44,49 @@ export function placeOf(address: string): string {
 }
 
 /**
- * Records the browser (its name and system, not its version: browsers update themselves) and
- * place of a sign-in, and says whether the account had signed in from it before. The first
- * device an account ever records is not news: it is where the account was made or first used.
+ * Records the device of a sign-in (by its cookie's hash) and says whether the account had signed
+ * in on it before. The first device an account ever records is not news: it is where the account
+ * was made or first used. A key from before device ids (the browser's name and system, and the
+ * network) is what a device's first sign-in is recognised by, and then replaced.
  */
 export async function recordDevice(
   db: Executor,
   userId: number,
-  device: { userAgent: string | null; ipAddress: string },
+  device: { deviceHash: string; userAgent: string | null; ipAddress: string },
   now: Date,
 ): Promise<'known' | 'first' | 'new'> {
-  const browser = browserOf(device.userAgent);
-  const browserKey = browser ? `${browser.name}|${browser.os ?? ''}` : 'unknown';
-  const deviceKey = createHash('sha256')
-    .update(`${browserKey}|${placeOf(device.ipAddress)}`)
-    .digest('base64url');
+  const deviceKey = `device:${device.deviceHash}`;
   const [inserted] = await db
     .insert(knownDevices)
     .values({ userId, deviceKey, firstSeenAt: now })
     .onConflictDoNothing()
     .returning({ deviceKey: knownDevices.deviceKey });
   if (!inserted) return 'known';
+  const [legacy] = await db
+    .delete(knownDevices)
+    .where(
+      and(
+        eq(knownDevices.userId, userId),
+        eq(knownDevices.deviceKey, legacyKeyOf(device.userAgent, device.ipAddress)),
+      ),
+    )
+    .returning({ deviceKey: knownDevices.deviceKey });
+  if (legacy) return 'known';
   const [other] = await db
     .select({ deviceKey: knownDevices.deviceKey })
     .from(knownDevices)
     .where(and(eq(knownDevices.userId, userId), ne(knownDevices.deviceKey, deviceKey)))
     .limit(1);
   return other ? 'new' : 'first';
+}
+
+/** The key a sign-in was known by before device ids: the browser's name and system, the network. */
+function legacyKeyOf(userAgent: string | null, ipAddress: string): string {
+  const browser = browserOf(userAgent);
+  const browserKey = browser ? `${browser.name}|${browser.os ?? ''}` : 'unknown';
+  return createHash('sha256')
+    .update(`${browserKey}|${placeOf(ipAddress)}`)
+    .digest('base64url');
 }
 
 /** The player's signed-in browsers, the asking one first, then the most recently used. */

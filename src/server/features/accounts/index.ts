@@ -5,7 +5,15 @@
  */
 export { ensureAdmin, promoteUser } from './admin-bootstrap.ts';
 export { authRoutes } from './auth-routes.ts';
-export { listSessions } from './devices.ts';
+export {
+  clearAccountLink,
+  deviceLinksOf,
+  eraseDeviceSignIns,
+  linkedAccountsOf,
+  requireNotLinked,
+  type DeviceLink,
+} from './device-links.ts';
+export { describeBrowser, listSessions } from './devices.ts';
 export {
   decideVerification,
   findLatestVerification,

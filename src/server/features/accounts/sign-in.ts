@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema/users.ts';
+import { hashDeviceId, recordDeviceSignIn } from './device-links.ts';
 import { describeBrowser, recordDevice } from './devices.ts';
 import { newSignInMail } from './security-mail.ts';
 import { enqueueMail } from '../mail/index.ts';
@@ -35,6 +36,7 @@ export async function startSession(
   if (previous) await revokeSession(ctx.db, ctx.bus, hashToken(previous));
   const now = ctx.clock();
   const device = {
+    deviceHash: hashDeviceId(request.deviceId),
     userAgent: request.headers['user-agent'] ?? null,
     ipAddress: request.ip,
     // The place is for the devices list: a broken city database must not keep anyone from
@@ -45,6 +47,7 @@ export async function startSession(
     }),
   };
   const { token } = await createSession(ctx.db, user.id, ctx.sessionPolicy, now, device);
+  await recordDeviceSignIn(ctx.db, user.id, device, now);
   if ((await recordDevice(ctx.db, user.id, device, now)) === 'new' && hasVerifiedEmail(user)) {
     await enqueueMail(ctx.db, [
       newSignInMail(

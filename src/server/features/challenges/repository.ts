@@ -18,7 +18,7 @@ import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { PlayerRecord } from '#shared/contracts/challenge-view.ts';
 import type { ChallengeFilters, ChallengeSort } from '#shared/contracts/challenges.ts';
 import { formatCents } from '#shared/money.ts';
-import type { Executor } from '../../db/client.ts';
+import { sqlArray, type Executor } from '../../db/client.ts';
 import { challenges, type Challenge, type ChallengeStatus } from '../../db/schema/challenges.ts';
 import { playerRecords } from '../../db/schema/player-records.ts';
 import { users } from '../../db/schema/users.ts';
@@ -331,6 +331,8 @@ export function createChallengeCall(challenge: NewChallenge, seen: SeenStanding)
 
 export interface QuickMatchTerms {
   playerId: number;
+  /** Accounts linked to the player by a device: their challenges are passed over. */
+  passedOver: number[];
   stakeCents: bigint;
   game: string;
   gamerTag: string;
@@ -340,8 +342,8 @@ export interface QuickMatchTerms {
 }
 
 /**
- * Quick match in one call (migration 0016's `challenge_quick_match`): accepts the oldest open
- * public challenge of another player on the same terms, with its creator's notification and
+ * Quick match in one call (`challenge_quick_match`, ledger/sql): accepts the oldest open public
+ * challenge of another player not linked to them on the same terms, with its creator's notification and
  * mail, or opens one; guarded by the player's standing as a creation is.
  */
 export function quickMatchCall(terms: QuickMatchTerms, seen: SeenStanding): SQL {
@@ -350,7 +352,7 @@ export function quickMatchCall(terms: QuickMatchTerms, seen: SeenStanding): SQL 
       select ${QUICK_MATCHED} from player, lateral challenge_quick_match(player.id,
         ${terms.stakeCents.toString()}::bigint, ${terms.game}::text, ${terms.gamerTag}::text,
         ${terms.phoneNumber}::text, ${terms.console}::text,
-        ${terms.now.toISOString()}::timestamptz) q
+        ${terms.now.toISOString()}::timestamptz, ${sqlArray(terms.passedOver, 'integer')}) q
     ),
     ${toldInCall({
       recipient: sql`call.creator_id`,

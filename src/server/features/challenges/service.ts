@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { DEVICE_LINK_MESSAGES } from '#shared/contracts/account-security.ts';
 import { CHALLENGE_MESSAGES } from '#shared/contracts/challenges.ts';
 import { dollars, formatCents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
@@ -24,7 +25,9 @@ import { maySee, noShowAllowedAt } from './match-rules.ts';
 import { notify, publishNews } from '../notifications/index.ts';
 import {
   findChallengeableUser,
+  linkedAccountsOf,
   requireCashPlayAllowed,
+  requireNotLinked,
   type StandingColumns,
 } from '../accounts/index.ts';
 import {
@@ -112,6 +115,7 @@ async function requireOpponent(ctx: AppContext, creatorId: number, username: str
   const opponent = await findChallengeableUser(ctx.db, username, ctx.clock());
   if (opponent === creatorId) throw invalidOpponent(CHALLENGE_MESSAGES.opponentSelf);
   if (opponent === null) throw invalidOpponent(CHALLENGE_MESSAGES.opponentUnknown);
+  await requireNotLinked(ctx.db, creatorId, opponent, ctx.env.RISK_WINDOW_DAYS, ctx.clock());
   return opponent;
 }
 
@@ -132,6 +136,7 @@ export async function acceptChallenge(
   // Unguarded, unlike a creation: an acceptance that commits just after a suspension is one that
   // could have committed just before it, and a suspension leaves accepted matches to be played.
   await requireCashPlayAllowed(ctx.db, acceptorId, ctx.clock(), standing);
+  await requireNotLinkedToCreator(ctx, challengeId, acceptorId);
   const call = acceptChallengeCall(challengeId, acceptorId, ctx.clock());
   await retryingConflicts(async () => {
     const { outcome, published } = await ctx.ledger.postWith<ChallengeOutcome>(
@@ -160,6 +165,23 @@ export async function acceptChallenge(
       }),
     ]);
   });
+}
+
+/**
+ * Refuses an acceptance by an account that shares a device with the challenge's creator
+ * (docs/accounts.md#devices). Most players are linked to nobody, and then nothing more is read.
+ */
+async function requireNotLinkedToCreator(
+  ctx: AppContext,
+  challengeId: number,
+  acceptorId: number,
+): Promise<void> {
+  const linked = await linkedAccountsOf(ctx.db, acceptorId, ctx.env.RISK_WINDOW_DAYS, ctx.clock());
+  if (linked.length === 0) return;
+  const challenge = await findChallenge(ctx.db, challengeId);
+  if (challenge && maySee(challenge, acceptorId) && linked.includes(challenge.creatorId)) {
+    throw new AppError('LINKED_ACCOUNTS', DEVICE_LINK_MESSAGES.linkedAccounts);
+  }
 }
 
 /**
@@ -203,10 +225,18 @@ export async function quickMatch(
   input: QuickMatchInput,
   standing?: StandingColumns,
 ): Promise<{ challengeId: number; matched: boolean }> {
+  // A linked account's challenge is passed over: the player takes another, or opens one.
+  const passedOver = await linkedAccountsOf(
+    ctx.db,
+    playerId,
+    ctx.env.RISK_WINDOW_DAYS,
+    ctx.clock(),
+  );
   return onCurrentState(standingRounds(ctx, playerId, standing), async (seen) => {
     const call = quickMatchCall(
       {
         playerId,
+        passedOver,
         stakeCents: dollars(input.amount),
         game: input.game,
         gamerTag: input.gamerTag,

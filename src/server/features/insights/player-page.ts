@@ -14,6 +14,7 @@ import { AppError } from '../../errors.ts';
 import {
   findLatestVerification,
   findUserById,
+  deviceLinksOf,
   listSessions,
   loadPublicUser,
 } from '../accounts/index.ts';
@@ -24,7 +25,7 @@ import {
   listChallengeRows,
   toChallengeView,
 } from '../challenges/index.ts';
-import { listOwnPayouts, toPayoutView } from '../payouts/index.ts';
+import { listOwnPayouts, toPayoutViewForAdmin } from '../payouts/index.ts';
 import { responsibleGamingOf } from '../responsible-gaming/index.ts';
 import { listWalletMovements, toTransactionView } from '../ledger/index.ts';
 import type { Executor } from '../../db/client.ts';
@@ -68,6 +69,7 @@ export async function loadPlayerPage(ctx: AppContext, userId: number): Promise<P
     paymentRows,
     payoutRows,
     sessionViews,
+    links,
     notes,
   ] = [
     await loadPublicUser(db, user, now),
@@ -89,6 +91,7 @@ export async function loadPlayerPage(ctx: AppContext, userId: number): Promise<P
       .limit(PLAYER_PAGE_ROWS),
     await listOwnPayouts(db, userId, { limit: PLAYER_PAGE_ROWS }),
     await listSessions(db, userId, null, ctx.sessionPolicy, now),
+    await deviceLinksOf(db, userId, ctx.env.RISK_WINDOW_DAYS, now),
     await listNotes(db, userId),
   ];
   return {
@@ -107,8 +110,16 @@ export async function loadPlayerPage(ctx: AppContext, userId: number): Promise<P
     challenges: challengeRows.map((row) => toChallengeView(row, asPlayer)),
     transactions: movements.map(toTransactionView),
     payments: paymentRows.map(toPaymentRecord),
-    payouts: payoutRows.map(toPayoutView),
+    payouts: payoutRows.map(toPayoutViewForAdmin),
     sessions: sessionViews,
+    deviceLinks: links.map((link) => ({
+      player: link.player,
+      lastSharedAt: link.lastSharedAt.toISOString(),
+      cleared: link.cleared && {
+        note: link.cleared.note,
+        clearedAt: link.cleared.clearedAt.toISOString(),
+      },
+    })),
     notes,
   };
 }

@@ -1,6 +1,7 @@
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { DEVICE_LINK_MESSAGES } from '#shared/contracts/account-security.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import {
   EXPORT_CSV_COLUMNS,
@@ -11,6 +12,7 @@ import {
   addDays,
   adminNoteBodySchema,
   adminNoteSchema,
+  clearLinkBodySchema,
   dayOf,
   daysInRange,
   exportFileName,
@@ -27,6 +29,7 @@ import { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { clearAccountLink } from '../accounts/index.ts';
 import { recordAudit } from '../audit/index.ts';
 import { streamExport, type CsvRecord } from './exports.ts';
 import { buildOverview, disputeRate, type DayRange, type OverviewFigures } from './overview.ts';
@@ -34,6 +37,7 @@ import { addAdminNote, loadPlayerPage } from './player-page.ts';
 import {
   findLopsidedPairs,
   findSharedDevices,
+  findSharedNetworks,
   findUnplayedWithdrawals,
   riskSettingsOf,
 } from '../risk/index.ts';
@@ -171,6 +175,7 @@ export const insightsRoutes =
         const settings = riskSettingsOf(ctx.env);
         const now = ctx.clock();
         const shared = await findSharedDevices(ctx.db, settings, now);
+        const networks = await findSharedNetworks(ctx.db, settings, now);
         const pairs = await findLopsidedPairs(ctx.db, settings, now);
         const unplayed = await findUnplayedWithdrawals(ctx.db, settings, now);
         return {
@@ -183,6 +188,7 @@ export const insightsRoutes =
             playShareMax: settings.playPercent / 100,
           },
           sharedDevices: shared,
+          sharedNetworks: networks,
           lopsidedPairs: pairs.map((pair) => ({
             winner: pair.winner,
             loser: pair.loser,
@@ -223,6 +229,30 @@ export const insightsRoutes =
         const admin = requireUser(request);
         const note = await addAdminNote(ctx, admin.id, request.params.id, request.body.body);
         return reply.code(201).send(note);
+      },
+    );
+
+    app.post(
+      '/api/admin/players/:id/links/clear',
+      {
+        config: { access: 'admin' },
+        schema: {
+          params: playerIdParamsSchema,
+          body: clearLinkBodySchema,
+          response: { 200: z.object({ message: z.string() }), ...errors },
+        },
+      },
+      async (request) => {
+        const admin = requireUser(request);
+        await clearAccountLink(ctx.db, {
+          adminId: admin.id,
+          userId: request.params.id,
+          otherId: request.body.otherUserId,
+          note: request.body.note,
+          windowDays: ctx.env.RISK_WINDOW_DAYS,
+          now: ctx.clock(),
+        });
+        return { message: DEVICE_LINK_MESSAGES.linkCleared };
       },
     );
   };

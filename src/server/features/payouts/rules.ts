@@ -18,6 +18,9 @@ export const REVIEW_REASONS = {
   onBreak: 'on a break from play',
 } as const;
 
+/** How the reasons a payout waits for are joined in its `stage_reason`. */
+export const REVIEW_REASON_SEPARATOR = '; ';
+
 /** Whether an admin has ever approved this player's ID: a proven identity stays proven. */
 export async function hasApprovedIdentity(uow: UnitOfWork, userId: number): Promise<boolean> {
   const [row] = await uow.tx

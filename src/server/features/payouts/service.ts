@@ -11,7 +11,7 @@ import { payoutHold, userWallet } from '../ledger/index.ts';
 import { PaymentProviderError } from '../payments/index.ts';
 import type { PayoutDestination, PayoutProvider } from './providers/types.ts';
 import { lockPayout } from './repository.ts';
-import { hasApprovedIdentity, reviewReasonsFor } from './rules.ts';
+import { hasApprovedIdentity, REVIEW_REASON_SEPARATOR, reviewReasonsFor } from './rules.ts';
 import { type PayoutSender, notifyStage, endPayout, type PayoutDecision } from './stages.ts';
 
 export interface PayoutRequest {
@@ -174,7 +174,7 @@ export async function requestPayout(
         .set(
           reasons.length === 0
             ? { stage: 'queued', stageReason: null, queuedAt: now, nextAttemptAt: now }
-            : { stage: 'review', stageReason: reasons.join('; ') },
+            : { stage: 'review', stageReason: reasons.join(REVIEW_REASON_SEPARATOR) },
         )
         .where(eq(payouts.id, created.id))
         .returning();

@@ -1,13 +1,36 @@
-import type { AdminPayoutView, PayoutView } from '#shared/contracts/payouts.ts';
+import {
+  PAYOUT_TEAM_REVIEW_REASON,
+  type AdminPayoutView,
+  type PayoutView,
+} from '#shared/contracts/payouts.ts';
 import { centsToDollarNumber } from '#shared/money.ts';
 import { findPayoutCoin } from '#shared/payout-coins.ts';
 import type { Payout } from '../../db/schema/payouts.ts';
+import { isRiskFlag } from '../risk/index.ts';
+import { REVIEW_REASON_SEPARATOR } from './rules.ts';
 
 /**
- * docs/product.md#data Payout: dollars as numbers, dates as ISO strings, completedAt null until
- * completed.
+ * Why a payout waits, as its player may read it (docs/payouts.md#never-tip-off): a risk signal's
+ * name becomes "a review by our team"; the reasons a player can act on (the ID, the amount) stay.
+ */
+export function playerStageReason(reason: string | null): string | null {
+  if (reason === null) return null;
+  const reasons = reason.split(REVIEW_REASON_SEPARATOR);
+  const shown = reasons.filter((each) => !isRiskFlag(each));
+  if (shown.length < reasons.length) shown.push(PAYOUT_TEAM_REVIEW_REASON);
+  return shown.join(REVIEW_REASON_SEPARATOR);
+}
+
+/**
+ * docs/product.md#data Payout, as its player sees it: dollars as numbers, dates as ISO strings,
+ * completedAt null until completed.
  */
 export function toPayoutView(payout: Payout): PayoutView {
+  return { ...toPayoutViewForAdmin(payout), stageReason: playerStageReason(payout.stageReason) };
+}
+
+/** The same, with the names of the risk signals that hold it, for an admin. */
+export function toPayoutViewForAdmin(payout: Payout): PayoutView {
   return {
     id: payout.id,
     userId: payout.userId,
@@ -37,7 +60,7 @@ export function toPayoutView(payout: Payout): PayoutView {
 
 export function toAdminPayoutView(payout: Payout, username: string): AdminPayoutView {
   return {
-    ...toPayoutView(payout),
+    ...toPayoutViewForAdmin(payout),
     username,
     decidedBy: payout.decidedBy,
     decidedAt: payout.decidedAt?.toISOString() ?? null,

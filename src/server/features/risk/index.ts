@@ -1,11 +1,13 @@
 /**
- * The risk signals: shared devices and addresses, one-sided pairs, deposits withdrawn unplayed
+ * The risk signals: shared devices (and, shown only, shared networks), one-sided pairs, deposits withdrawn unplayed
  * (docs/operator-tools.md).
  */
 export {
   findLopsidedPairs,
   findSharedDevices,
+  findSharedNetworks,
   findUnplayedWithdrawals,
+  isRiskFlag,
   riskFlagsOf,
   riskSettingsOf,
 } from './risk.ts';

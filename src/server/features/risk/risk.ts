@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
+import { describeBrowser } from '../accounts/index.ts';
 
 /** The thresholds of the three signals (docs/operator-tools.md), from the RISK_* settings. */
 export interface RiskSettings {
@@ -28,9 +29,21 @@ export interface RiskPlayerRow {
   username: string;
 }
 
+/** Accounts signed in with one device id in the window (docs/accounts.md#devices). */
 export interface SharedDevice {
-  kind: 'address' | 'browser';
-  value: string;
+  /** A short, stable name for the device: the start of its hash, never the cookie. */
+  device: string;
+  /** The browsers its sign-ins named, as people read them: shown, never compared. */
+  browsers: string[];
+  players: RiskPlayerRow[];
+}
+
+/**
+ * Accounts signed in from one address in the window: the weaker signal (a carrier's NAT, a campus,
+ * a café), shown to the admin, never holding anything by itself.
+ */
+export interface SharedNetwork {
+  address: string;
   players: RiskPlayerRow[];
 }
 
@@ -60,10 +73,14 @@ function players(ids: number[], names: string[]): RiskPlayerRow[] {
   return ids.map((id, index) => ({ id: Number(id), username: names[index] ?? '' }));
 }
 
+/** The characters of a device's hash that name it on the RISK tab. */
+const DEVICE_NAME_LENGTH = 12;
+
 /**
- * Accounts seen on one address, or with one browser (its User-Agent), in sessions used within
- * the window. Sessions end at sign-out, so this sees the browsers still signed in or used lately,
- * not every sign-in ever made (decision record 0018).
+ * Devices signed in on by at least RISK_SHARED_ACCOUNTS_MIN accounts in the window, the most
+ * accounts first. A group whose every pair an admin cleared is left out; a group with one pair
+ * cleared still shows, since its other accounts are not cleared. With `playerId`, only the devices
+ * that account signed in on.
  */
 export async function findSharedDevices(
   db: Executor,
@@ -73,36 +90,74 @@ export async function findSharedDevices(
 ): Promise<SharedDevice[]> {
   const since = windowStart(now, settings);
   const rows = await queryRows<{
-    kind: 'address' | 'browser';
-    value: string;
+    device_hash: string;
     ids: number[];
     names: string[];
+    agents: Array<string | null>;
   }>(
     db,
     sql`
       with seen as (
-        select 'address' as kind, ip_address as value, user_id from sessions
-          where last_seen_at >= ${since}::timestamptz and ip_address is not null
-            ${playerId === undefined ? sql`` : sql`and ip_address in (select ip_address from sessions where user_id = ${playerId} and last_seen_at >= ${since}::timestamptz)`}
-        union
-        select 'browser', user_agent, user_id from sessions
-          where last_seen_at >= ${since}::timestamptz and user_agent is not null
-            ${playerId === undefined ? sql`` : sql`and user_agent in (select user_agent from sessions where user_id = ${playerId} and last_seen_at >= ${since}::timestamptz)`}
+        select device_hash, user_id, user_agent from device_sign_ins
+          where last_signed_in_at >= ${since}::timestamptz
+            ${playerId === undefined ? sql`` : sql`and device_hash in (select device_hash from device_sign_ins where user_id = ${playerId} and last_signed_in_at >= ${since}::timestamptz)`}
+      ),
+      grouped as (
+        select device_hash, array_agg(user_id order by user_id) as ids,
+          array_agg(user_agent order by user_id) as agents
+        from seen group by device_hash
+        having count(*) >= ${settings.sharedAccountsMin}
       )
-      select s.kind, s.value, array_agg(s.user_id order by s.user_id) as ids,
-        array_agg((select u.username from users u where u.id = s.user_id) order by s.user_id)
-          as names
-      from seen s
-      group by s.kind, s.value
-      having count(*) >= ${settings.sharedAccountsMin}
-      order by count(*) desc, s.kind, s.value
+      select g.device_hash, g.ids, g.agents,
+        array(select u.username from unnest(g.ids) with ordinality as i(id, n)
+          join users u on u.id = i.id order by i.n) as names
+      from grouped g
+      where (select count(*) from cleared_account_links c
+          where c.low_user_id = any (g.ids) and c.high_user_id = any (g.ids))
+        < cardinality(g.ids) * (cardinality(g.ids) - 1) / 2
+      order by cardinality(g.ids) desc, g.device_hash
       limit ${ROWS_SHOWN}`,
   );
   return rows.map((row) => ({
-    kind: row.kind,
-    value: row.value,
+    device: row.device_hash.slice(0, DEVICE_NAME_LENGTH),
+    browsers: [
+      ...new Set(
+        row.agents.flatMap((agent) => {
+          const browser = describeBrowser(agent);
+          return browser === null ? [] : [browser];
+        }),
+      ),
+    ],
     players: players(row.ids, row.names),
   }));
+}
+
+/**
+ * Addresses signed in from by at least RISK_SHARED_ACCOUNTS_MIN accounts in the window (sessions
+ * used in it): shown beside the devices, never a reason to hold or refuse anything.
+ */
+export async function findSharedNetworks(
+  db: Executor,
+  settings: RiskSettings,
+  now: Date,
+): Promise<SharedNetwork[]> {
+  const since = windowStart(now, settings);
+  const rows = await queryRows<{ address: string; ids: number[]; names: string[] }>(
+    db,
+    sql`
+      with seen as (
+        select distinct ip_address as address, user_id from sessions
+          where last_seen_at >= ${since}::timestamptz and ip_address is not null
+      )
+      select s.address, array_agg(s.user_id order by s.user_id) as ids,
+        array_agg(u.username order by s.user_id) as names
+      from seen s join users u on u.id = s.user_id
+      group by s.address
+      having count(*) >= ${settings.sharedAccountsMin}
+      order by count(*) desc, s.address
+      limit ${ROWS_SHOWN}`,
+  );
+  return rows.map((row) => ({ address: row.address, players: players(row.ids, row.names) }));
 }
 
 /**
@@ -227,12 +282,23 @@ export async function findUnplayedWithdrawals(
   }));
 }
 
-/** The words each signal names a player with (docs/payouts.md: a payout that waits says why). */
+/**
+ * The words each signal names a player with, for the admin (docs/payouts.md: a payout that waits
+ * says why). A player reads "a review by our team" instead (`isRiskFlag`). A shared network is not
+ * among them: it holds nothing by itself.
+ */
 export const RISK_FLAGS = {
   sharedDevice: 'flagged: shared device',
   lopsidedPair: 'flagged: one-sided results',
   unplayedWithdrawal: 'flagged: withdrawing without play',
 } as const;
+
+const FLAG_WORDS = new Set<string>(Object.values(RISK_FLAGS));
+
+/** Whether a payout's review reason is a risk signal's name, which its player never reads. */
+export function isRiskFlag(reason: string): boolean {
+  return FLAG_WORDS.has(reason);
+}
 
 /** The risk signals of the RISK tab that name this player now, in words; empty when none does. */
 export async function riskFlagsOf(

@@ -5,6 +5,7 @@ import {
   TOURNAMENT_START_MAX_DAYS,
   type createTournamentBodySchema,
 } from '#shared/contracts/tournaments.ts';
+import { DEVICE_LINK_MESSAGES } from '#shared/contracts/account-security.ts';
 import { dollars, formatCents } from '#shared/money.ts';
 import type { z } from '#shared/validation.ts';
 import type { AppContext } from '../../context.ts';
@@ -22,7 +23,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/index.ts';
 import { tournamentEscrow, userWallet } from '../ledger/index.ts';
 import { notify } from '../notifications/index.ts';
-import { requireCashPlayAllowed } from '../accounts/index.ts';
+import { linkedAccountsOf, requireCashPlayAllowed } from '../accounts/index.ts';
 import { announce, enteredOf, refundEntry } from './entries.ts';
 export type CreateTournamentInput = z.output<typeof createTournamentBodySchema>;
 
@@ -118,6 +119,10 @@ export async function joinTournament(ctx: AppContext, id: number, userId: number
       throw new AppError('CONFLICT', TOURNAMENT_MESSAGES.alreadyJoined);
     if (entered.length >= tournament.size)
       throw new AppError('TOURNAMENT_FULL', TOURNAMENT_MESSAGES.full);
+    // Two accounts that share a device never meet in a bracket: the second entry is refused.
+    const linked = await linkedAccountsOf(uow.tx, userId, ctx.env.RISK_WINDOW_DAYS, now);
+    if (entered.some((entry) => linked.includes(entry.userId)))
+      throw new AppError('LINKED_ACCOUNTS', DEVICE_LINK_MESSAGES.linkedAccounts);
     const [entry] = await uow.tx
       .insert(tournamentEntries)
       .values({ tournamentId: id, userId, joinedAt: now })

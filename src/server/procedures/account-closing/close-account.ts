@@ -9,6 +9,7 @@ import { users, type User } from '../../db/schema/users.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import {
+  eraseDeviceSignIns,
   eraseTwoFactor,
   hashPassword,
   rejectPendingVerificationsOf,
@@ -210,6 +211,7 @@ export async function closeAccountLocked(
   await eraseTwoFactor(tx, userId);
   await tx.delete(authTokens).where(eq(authTokens.userId, userId));
   await tx.delete(knownDevices).where(eq(knownDevices.userId, userId));
+  await eraseDeviceSignIns(tx, userId);
   await revokeUserSessions(tx, userId);
   return summary;
 }

@@ -23,6 +23,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'tournament.create': 'Tournament created',
   'tournament.cancel': 'Tournament cancelled',
   'tournament.resolve': 'Tournament match decided',
+  'user.link_cleared': 'Link between accounts cleared',
 };
 
 export function auditActionLabel(action: AuditAction): string {

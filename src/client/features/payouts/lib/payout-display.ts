@@ -1,6 +1,8 @@
 import {
   PAYOUT_STAGE_LABELS,
   PAYOUT_STATUS_BADGES,
+  PAYOUT_TEAM_REVIEW,
+  PAYOUT_TEAM_REVIEW_REASON,
   type PayoutMethodValue,
   type PayoutView,
 } from '#shared/contracts/payouts.ts';
@@ -46,6 +48,9 @@ export function payoutDateLabel(value: unknown): string {
 /** docs/payouts.md: the stage in words, with why it waits when it waits for review. */
 export function payoutStageLabel(payout: Pick<PayoutView, 'stage' | 'stageReason'>): string {
   const label = PAYOUT_STAGE_LABELS[payout.stage];
+  if (payout.stage === 'review' && payout.stageReason === PAYOUT_TEAM_REVIEW_REASON) {
+    return PAYOUT_TEAM_REVIEW;
+  }
   return payout.stageReason && payout.stage !== 'failed'
     ? `${label}: ${payout.stageReason}`
     : label;
