@@ -127,9 +127,22 @@ export function stillClock(): () => Date {
   return () => at;
 }
 
+/**
+ * A browser, as far as the API sees one: it keeps the session cookie and, like a browser, the
+ * device cookie (docs/accounts.md#devices) the first response set. Agents made with one `device`
+ * are one browser's accounts.
+ */
 export class Agent {
   private cookie: string | undefined;
-  constructor(readonly app: FastifyInstance) {}
+  constructor(
+    readonly app: FastifyInstance,
+    private device?: string,
+  ) {}
+
+  /** This browser's device id, once a response has set it. */
+  get deviceId(): string | undefined {
+    return this.device;
+  }
 
   get sessionCookie(): string | undefined {
     return this.cookie;
@@ -141,10 +154,16 @@ export class Agent {
 
   async request(options: InjectOptions): Promise<LightMyRequestResponse> {
     const headers = { ...(options.headers ?? {}) };
-    if (this.cookie) headers.cookie = `sid=${this.cookie}`;
+    const cookies = [
+      ...(this.device ? [`device=${this.device}`] : []),
+      ...(this.cookie ? [`sid=${this.cookie}`] : []),
+    ];
+    if (cookies.length > 0) headers.cookie = cookies.join('; ');
     const response = await this.app.inject({ ...options, headers });
     const setCookie = response.cookies.find((cookie) => cookie.name === 'sid');
     if (setCookie) this.cookie = setCookie.value === '' ? undefined : setCookie.value;
+    const device = response.cookies.find((cookie) => cookie.name === 'device');
+    if (device) this.device = device.value;
     return response;
   }
 
@@ -182,9 +201,16 @@ export function registration(overrides: Partial<RegisterBody> = {}): RegisterBod
   };
 }
 
-/** Registers a new player and returns a signed-in agent with the user's id. */
-export async function signUp(app: FastifyInstance, overrides: Partial<RegisterBody> = {}) {
-  const agent = new Agent(app);
+/**
+ * Registers a new player and returns a signed-in agent with the user's id: on a browser of its own,
+ * or on the one whose device id is given.
+ */
+export async function signUp(
+  app: FastifyInstance,
+  overrides: Partial<RegisterBody> = {},
+  device?: string,
+) {
+  const agent = new Agent(app, device);
   const body = registration(overrides);
   const response = await agent.post('/api/register', body);
   if (response.statusCode !== 201)

@@ -22,6 +22,8 @@ export interface ReasonField<Values extends FieldValues> {
   name: Path<Values>;
   label: string;
   hint?: string;
+  /** An example of what to write, shown while the field is empty. */
+  placeholder?: string;
   kind?: 'text' | 'datetime-local';
   rows?: number;
 }
@@ -115,7 +117,12 @@ function ReasonForm<Values extends FieldValues, Output>({
               field.kind === 'datetime-local' ? (
                 <Input {...control} type="datetime-local" {...register(field.name)} />
               ) : (
-                <Textarea {...control} rows={field.rows ?? 3} {...register(field.name)} />
+                <Textarea
+                  {...control}
+                  rows={field.rows ?? 3}
+                  placeholder={field.placeholder}
+                  {...register(field.name)}
+                />
               )
             }
           </Field>

@@ -1,4 +1,5 @@
 import type { AdminDispute, AdminVerification, AuditEntryView } from '#shared/contracts/admin.ts';
+import type { PlayerPage } from '#shared/contracts/insights.ts';
 import type { AdminReport } from '#shared/contracts/reports.ts';
 import type { AdminUser } from '#shared/contracts/wallet.ts';
 import { makeChallenge, makePlayer } from './challenges.ts';
@@ -92,6 +93,32 @@ export function makeReport(overrides: Partial<AdminReport> = {}): AdminReport {
     resolvedBy: null,
     resolvedAt: null,
     resolutionNote: null,
+    ...overrides,
+  };
+}
+
+const NO_LIMIT = { amount: null, used: 0, left: null, pending: null };
+
+/** The admin's page of `ace_player` (1): a new account with nothing in any list. */
+export function makePlayerPage(overrides: Partial<PlayerPage> = {}): PlayerPage {
+  const { record } = makePlayer({ id: 1, username: 'ace_player' });
+  return {
+    profile: makeUser({ id: 1, username: 'ace_player' }),
+    deleted: false,
+    verification: { status: 'none', note: null, submittedAt: null, reviewedAt: null },
+    responsibleGaming: {
+      limits: { daily: NO_LIMIT, weekly: NO_LIMIT, monthly: NO_LIMIT },
+      playBreak: null,
+      history: [],
+    },
+    record,
+    challenges: [],
+    transactions: [],
+    payments: [],
+    payouts: [],
+    sessions: [],
+    deviceLinks: [],
+    notes: [],
     ...overrides,
   };
 }

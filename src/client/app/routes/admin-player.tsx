@@ -15,6 +15,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { formatDateTime, formatDollars, formatSignedDollars } from '#client/lib/format.ts';
 import { useAddAdminNote } from '#client/features/admin/api/add-admin-note.ts';
 import { usePlayer } from '#client/features/admin/api/get-player.ts';
+import { DeviceLinksSection } from '#client/features/admin/components/device-links.tsx';
 import { Fact, Missing } from '#client/features/admin/components/facts.tsx';
 import { SuspendUserDialog } from '#client/features/admin/components/suspend-user-dialog.tsx';
 import { UnsuspendButton } from '#client/features/admin/components/users-tab.tsx';
@@ -337,6 +338,8 @@ function Player({ page }: { page: PlayerPage }) {
           </tr>
         ))}
       </ListSection>
+
+      <DeviceLinksSection player={profile} links={page.deviceLinks} />
 
       <section aria-labelledby="notes-title" className="space-y-3">
         <h2 id="notes-title" className="font-display text-sm font-bold tracking-wider text-white">

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { and, desc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_MESSAGES, type SessionView } from '#shared/contracts/account-security.ts';
 import type { PublicUser } from '#shared/contracts/auth.ts';
+import { knownDevices } from '#server/db/schema/account-security.ts';
 import { outbox } from '#server/db/schema/outbox.ts';
 import { rateLimitHits } from '#server/db/schema/rate-limits.ts';
 import { users } from '#server/db/schema/users.ts';
@@ -181,7 +183,9 @@ describe('forgotten password (docs/accounts.md#account-security)', () => {
     expect((await player.agent.get('/api/user')).statusCode).toBe(401);
     expect((await signIn(player.user.username, 'correct-horse')).response.statusCode).toBe(401);
     expect((await signIn(player.user.username, 'brand-new-secret')).response.statusCode).toBe(200);
-    expect((await mailsTo(player.email))[0]?.subject).toBe('Your SkillStake password was reset');
+    expect((await mailsTo(player.email)).map((mail) => mail.subject)).toContain(
+      'Your SkillStake password was reset',
+    );
 
     const again = await new Agent(t.app).post('/api/password-reset/complete', {
       token,
@@ -203,7 +207,8 @@ describe('forgotten password (docs/accounts.md#account-security)', () => {
     await t.bus.publish({ type: 'user-changed', userId: player.user.id });
     await new Agent(t.app).post('/api/password-reset', { username: player.user.username });
     const token = await mailedToken(player.email, '/reset-password');
-    const browser = new Agent(t.app);
+    // The player's own browser, which has its device cookie: the answer sets only the pending one.
+    const browser = new Agent(t.app, player.agent.deviceId);
     const done = await browser.post('/api/password-reset/complete', {
       token,
       newPassword: 'new-but-not-enough',
@@ -532,10 +537,10 @@ describe('devices (docs/accounts.md#account-security)', () => {
     expect(listed.map((session) => session.browser)).toEqual(['Chrome 131 on Windows']);
   });
 
-  it('mails a verified player about a sign-in from a new browser or place, once', async () => {
+  it('mails a verified player about a sign-in on a new device, once, whatever its browser or address', async () => {
     const player = await verifiedPlayer();
-    const signInFrom = (userAgent: string, remoteAddress: string) =>
-      new Agent(t.app).request({
+    const signInOn = (device: Agent, userAgent: string, remoteAddress: string) =>
+      device.request({
         method: 'POST',
         url: '/api/login',
         payload: { username: player.user.username, password: 'correct-horse' },
@@ -545,22 +550,55 @@ describe('devices (docs/accounts.md#account-security)', () => {
     const newSignIns = async () =>
       (await mailsTo(player.email)).filter((mail) => mail.dedupeKey.startsWith('new-sign-in:'));
 
-    // Registration's device (no User-Agent, 127.0.0.1) is the account's first: no mail for it.
+    // Registration's device is the account's first: no mail for it.
     expect(await newSignIns()).toHaveLength(0);
-    await signInFrom(CHROME_WINDOWS, '198.51.100.7');
+    const laptop = new Agent(t.app);
+    await signInOn(laptop, CHROME_WINDOWS, '198.51.100.7');
     const [first] = await newSignIns();
     expect(first?.body).toContain('Browser: Chrome 131 on Windows');
     expect(first?.body).toContain('Address: 198.51.100.7');
-    // The same browser from the same network is known, even at a neighbouring address.
+    // The same device is known from anywhere: a trip, a new provider.
     later(1_000);
-    await signInFrom(CHROME_WINDOWS, '198.51.100.8');
+    await signInOn(laptop, CHROME_WINDOWS, '203.0.113.50');
     expect(await newSignIns()).toHaveLength(1);
+    // Another device is news, though its browser build and network are the laptop's: millions of
+    // players send that User-Agent, and a thief can sit in the same café.
     later(1_000);
-    await signInFrom(SAFARI_IPHONE, '198.51.100.8');
+    await signInOn(new Agent(t.app), CHROME_WINDOWS, '198.51.100.7');
     expect(await newSignIns()).toHaveLength(2);
+  });
+
+  it('knows a browser and network known before device ids on its first sign-in with one, once', async () => {
+    const player = await verifiedPlayer();
+    // What a sign-in before device ids recorded: Chrome on Windows, from 198.51.100.0/24.
+    const legacyKey = createHash('sha256')
+      .update(`Chrome|Windows|198.51.100.0/24`)
+      .digest('base64url');
+    await t.database.db.insert(knownDevices).values({
+      userId: player.user.id,
+      deviceKey: legacyKey,
+      firstSeenAt: new Date(),
+    });
+    const signInOn = (device: Agent) =>
+      device.request({
+        method: 'POST',
+        url: '/api/login',
+        payload: { username: player.user.username, password: 'correct-horse' },
+        headers: { 'user-agent': CHROME_WINDOWS },
+        remoteAddress: '198.51.100.9',
+      });
+    const newSignIns = async () =>
+      (await mailsTo(player.email)).filter((mail) => mail.dedupeKey.startsWith('new-sign-in:'));
+    await signInOn(new Agent(t.app));
+    expect(await newSignIns()).toHaveLength(0);
+    const keys = await t.database.db
+      .select({ deviceKey: knownDevices.deviceKey })
+      .from(knownDevices)
+      .where(eq(knownDevices.userId, player.user.id));
+    expect(keys.map((key) => key.deviceKey)).not.toContain(legacyKey);
     later(1_000);
-    await signInFrom(CHROME_WINDOWS, '203.0.113.50');
-    expect(await newSignIns()).toHaveLength(3);
+    await signInOn(new Agent(t.app));
+    expect(await newSignIns()).toHaveLength(1);
   });
 });
 

@@ -5,7 +5,7 @@ import { users } from '#server/db/schema/users.ts';
 import { balanceOf, fund } from '#tests/helpers/money.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PayoutView } from '#shared/contracts/payouts.ts';
+import type { AdminPayoutView, PayoutView } from '#shared/contracts/payouts.ts';
 import { payouts, type Payout } from '#server/db/schema/payouts.ts';
 import { EXTERNAL_CRYPTO, payoutHold } from '#server/features/ledger/accounts.ts';
 import { ledgerAccounts } from '#server/db/schema/ledger.ts';
@@ -89,9 +89,9 @@ describe('the rules and the address, with the sandbox provider', () => {
     clockNow = () => now;
     t = await createTestApp({
       clock: () => now,
-      // Every test player signs in from 127.0.0.1 with one browser: the shared-device signal
-      // is judged in its own test below.
-      env: { RISK_SHARED_ACCOUNTS_MIN: '100', AUTO_PAYOUT_MAX: '500' },
+      // Every test player signs in from 127.0.0.1, each on a device of its own, as players behind
+      // one carrier do: nothing holds their payouts.
+      env: { AUTO_PAYOUT_MAX: '500' },
     });
     ({ agent: admin } = await signInAdmin(t));
     const selected = selectPayoutProvider(t.env, () => now);
@@ -287,17 +287,26 @@ describe('the rules and the address, with the sandbox provider', () => {
 });
 
 describe('a player named by a risk signal', () => {
-  it('waits for review with the signal in words', async () => {
-    const t = await createTestApp({ env: { RISK_SHARED_ACCOUNTS_MIN: '2' } });
+  it('waits for a review by our team, and only the admin reads which signal', async () => {
+    const t = await createTestApp();
     try {
       const { agent: admin } = await signInAdmin(t);
+      // A neighbour on the same address and browser build: not a reason to hold anything.
       await signUp(t.app);
+      const neighbour = await verifiedPlayer(t, admin, 5000n);
+      const sent = await neighbour.agent.post('/api/payouts', request());
+      expect(sent.json<{ payout: PayoutView }>().payout.stage).toBe('queued');
+
       const player = await verifiedPlayer(t, admin, 5000n);
+      // A second account opened on the player's browser.
+      await signUp(t.app, {}, player.agent.deviceId);
       const response = await player.agent.post('/api/payouts', request());
-      expect(response.json<{ payout: PayoutView }>().payout).toMatchObject({
-        stage: 'review',
-        stageReason: 'flagged: shared device',
-      });
+      const { payout } = response.json<{ payout: PayoutView }>();
+      expect(payout).toMatchObject({ stage: 'review', stageReason: 'a review by our team' });
+      const listed = (await player.agent.get('/api/payouts')).json<PayoutView[]>();
+      expect(JSON.stringify(listed)).not.toContain('flagged');
+      const queue = (await admin.get('/api/admin/payouts')).json<AdminPayoutView[]>();
+      expect(queue.find((row) => row.id === payout.id)?.stageReason).toBe('flagged: shared device');
     } finally {
       await t.close();
     }
@@ -341,7 +350,6 @@ describe('sending through NOWPayments, exactly once', () => {
     fake = await startFakeNowPaymentsPayouts();
     t = await createTestApp({
       env: {
-        RISK_SHARED_ACCOUNTS_MIN: '100',
         NOWPAYMENTS_API_KEY: FAKE_PAYOUT_ACCOUNT.apiKey,
         NOWPAYMENTS_IPN_SECRET: ipnSecret,
         NOWPAYMENTS_API_BASE: fake.url,

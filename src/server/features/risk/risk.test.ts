@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Risk } from '#shared/contracts/insights.ts';
@@ -9,12 +9,14 @@ import {
   findLopsidedPairs,
   findSharedDevices,
   findUnplayedWithdrawals,
+  riskFlagsOf,
   riskSettingsOf,
 } from './risk.ts';
 
 /**
- * The RISK tab of docs/operator-tools.md (issue 22). Honest play first: players on their own
- * addresses and browsers, matches spread among many opponents with mixed results, deposits mostly
+ * The RISK tab of docs/operator-tools.md (issue 22). Honest play first, as real players are: each
+ * on their own device, all with one browser build (one User-Agent string), a third of them behind
+ * one carrier's address; matches spread among many opponents with mixed results, deposits mostly
  * played. Its signals must be empty. Then each abuse is planted among that noise, beside near
  * misses, and only the planted rows must show.
  */
@@ -54,11 +56,33 @@ async function player(name: string): Promise<number> {
   return Number(row.id);
 }
 
-async function session(userId: number, address: string, browser: string, lastSeenDaysAgo = 1) {
+/** Since Chrome's User-Agent reduction, every player on one release and system sends this. */
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** A sign-in as the server records it: a session, and the device (by its cookie's hash). */
+async function signIn(
+  userId: number,
+  device: string,
+  address: string,
+  lastSeenDaysAgo = 1,
+  browser = CHROME,
+) {
+  const deviceHash = createHash('sha256').update(device).digest('hex');
   await t.database.db.execute(sql`insert into sessions (token_hash, user_id, created_at,
       last_seen_at, expires_at, ip_address, user_agent)
     values (${randomBytes(16).toString('hex')}, ${userId}, ${daysAgo(lastSeenDaysAgo + 1)}::timestamptz,
       ${daysAgo(lastSeenDaysAgo)}::timestamptz, ${daysAgo(-30)}::timestamptz, ${address}, ${browser})`);
+  await t.database.db.execute(sql`insert into device_sign_ins (user_id, device_hash,
+      first_signed_in_at, last_signed_in_at, user_agent, ip_address)
+    values (${userId}, ${deviceHash}, ${daysAgo(lastSeenDaysAgo + 1)}::timestamptz,
+      ${daysAgo(lastSeenDaysAgo)}::timestamptz, ${browser}, ${address})`);
+  return deviceHash.slice(0, 12);
+}
+
+async function clearLink(a: number, b: number) {
+  await t.database.db.execute(sql`insert into cleared_account_links (low_user_id, high_user_id,
+      note, cleared_at) values (${Math.min(a, b)}, ${Math.max(a, b)}, 'brothers', ${NOW.toISOString()}::timestamptz)`);
 }
 
 async function match(
@@ -120,7 +144,11 @@ describe('the risk signals', () => {
     for (let index = 0; index < 30; index += 1) {
       const id = await player(`honest_${index}`);
       honest.push(id);
-      await session(id, `198.51.100.${index + 1}`, `Mozilla/5.0 Honest/${index}`);
+      await signIn(
+        id,
+        `honest-device-${index}`,
+        index < 10 ? '198.51.100.1' : `198.51.100.${index + 1}`,
+      );
       await deposit(id, 10_000, 20);
       await payout(id, 3_000, 2);
     }
@@ -134,6 +162,16 @@ describe('the risk signals', () => {
     }
     const found = await risk();
     expect(found.sharedDevices).toEqual([]);
+    // The carrier's address is shown, as the weaker signal, and holds nothing.
+    expect(found.sharedNetworks).toEqual([
+      {
+        address: '198.51.100.1',
+        players: honest.slice(0, 10).map((id, index) => ({ id, username: `honest_${index}` })),
+      },
+    ]);
+    for (const id of honest) {
+      expect(await riskFlagsOf(t.database.db, riskSettingsOf(t.env), NOW, id)).toEqual([]);
+    }
     expect(found.lopsidedPairs).toEqual([]);
     expect(found.unplayedWithdrawals).toEqual([]);
     expect(found.windowDays).toBe(30);
@@ -146,40 +184,49 @@ describe('the risk signals', () => {
     });
   });
 
-  it('find accounts sharing an address or a browser in the window, among the noise', async () => {
+  it('find accounts signed in on one device in the window, among the noise', async () => {
     const [a, b, c, d, e, old] = [
       await player('shared_a'),
       await player('shared_b'),
       await player('shared_c'),
-      await player('browser_d'),
-      await player('browser_e'),
+      await player('brother_d'),
+      await player('brother_e'),
       await player('shared_old'),
     ];
-    for (const id of [a, b, c]) await session(id, '203.0.113.7', `Mozilla/5.0 Own/${id}`);
-    await session(d, '192.0.2.10', 'Mozilla/5.0 Rare/1.0');
-    await session(e, '192.0.2.11', 'Mozilla/5.0 Rare/1.0');
-    // Seen on a shared address only before the window: not flagged.
-    await session(old, '198.51.100.1', 'Mozilla/5.0 Old/1', 45);
+    const safari =
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
+    // Three accounts on one device, each from its own address, one of them with another browser.
+    const device = await signIn(a, 'fraud-device', '203.0.113.7');
+    await signIn(b, 'fraud-device', '203.0.113.8');
+    await signIn(c, 'fraud-device', '203.0.113.9', 2, safari);
+    // Two brothers on one console, the link cleared by an admin: not listed.
+    await signIn(d, 'family-device', '203.0.113.20');
+    await signIn(e, 'family-device', '203.0.113.21');
+    await clearLink(d, e);
+    // Signed in on the fraud device only before the window: not linked.
+    await signIn(old, 'fraud-device', '203.0.113.30', 45);
     const found = await risk();
     expect(found.sharedDevices).toEqual([
       {
-        kind: 'address',
-        value: '203.0.113.7',
+        device,
+        browsers: ['Chrome 131 on Windows', 'Safari 17 on macOS'],
         players: [
           { id: a, username: 'shared_a' },
           { id: b, username: 'shared_b' },
           { id: c, username: 'shared_c' },
         ],
       },
-      {
-        kind: 'browser',
-        value: 'Mozilla/5.0 Rare/1.0',
-        players: [
-          { id: d, username: 'browser_d' },
-          { id: e, username: 'browser_e' },
-        ],
-      },
     ]);
+    const settings = riskSettingsOf(t.env);
+    expect(await riskFlagsOf(t.database.db, settings, NOW, a)).toEqual(['flagged: shared device']);
+    expect(await riskFlagsOf(t.database.db, settings, NOW, d)).toEqual([]);
+    expect(await riskFlagsOf(t.database.db, settings, NOW, old)).toEqual([]);
+    // One pair of three cleared: the third account is not, so the device still shows.
+    await clearLink(a, b);
+    expect((await risk()).sharedDevices.map((row) => row.device)).toEqual([device]);
+    await clearLink(a, c);
+    await clearLink(b, c);
+    expect((await risk()).sharedDevices).toEqual([]);
   });
 
   it('find a pair where one side wins nearly every match, not a rivalry or a short run', async () => {

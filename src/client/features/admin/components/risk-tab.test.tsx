@@ -27,11 +27,21 @@ const RISK: Risk = {
   },
   sharedDevices: [
     {
-      kind: 'address',
-      value: '203.0.113.7',
+      device: '3f9a0c1b2d4e',
+      browsers: ['Chrome 131 on Windows', 'Firefox 133 on Windows'],
       players: [
         { id: 11, username: 'twin_one' },
         { id: 12, username: 'twin_two' },
+      ],
+    },
+  ],
+  sharedNetworks: [
+    {
+      address: '203.0.113.7',
+      players: [
+        { id: 13, username: 'campus_a' },
+        { id: 14, username: 'campus_b' },
+        { id: 15, username: 'campus_c' },
       ],
     },
   ],
@@ -62,15 +72,36 @@ describe('the admin RISK tab', () => {
     const { history } = renderApp('/admin');
     await user.click(await screen.findByRole('tab', { name: 'RISK' }));
 
-    const shared = await screen.findByRole('region', {
-      name: 'SHARED ADDRESS OR BROWSER',
-    });
-    expect(shared).toHaveTextContent(
-      'Accounts seen on one address or with one browser in the last 30 days (2 or more).',
+    const devices = await screen.findByRole('region', { name: 'SHARED DEVICE' });
+    expect(devices).toHaveTextContent(
+      'Accounts signed in on one device in the last 30 days (2 or more). These accounts cannot play each other.',
     );
-    expect(within(shared).getByRole('row', { name: /203\.0\.113\.7/ })).toHaveTextContent(
-      'address203.0.113.7twin_onetwin_two',
+    const deviceRow = within(devices).getByRole('row', { name: /3f9a0c1b2d4e/ });
+    expect(within(deviceRow).getByRole('rowheader')).toHaveTextContent('3f9a0c1b2d4e');
+    expect(
+      within(deviceRow)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Chrome 131 on Windows', 'Firefox 133 on Windows', 'twin_one', 'twin_two']);
+    expect(within(deviceRow).getByRole('link', { name: 'twin_two' })).toHaveAttribute(
+      'href',
+      '/admin/players/12',
     );
+    expect(within(devices).getByRole('region', { name: 'SHARED DEVICE, table' })).toBeVisible();
+
+    const networks = screen.getByRole('region', { name: 'SHARED NETWORK' });
+    expect(networks).toHaveTextContent(
+      'Accounts signed in from one address in the last 30 days (2 or more). A carrier, a campus or a café can explain it, so it never holds a payout by itself.',
+    );
+    const networkRow = within(networks).getByRole('row', { name: /203\.0\.113\.7/ });
+    expect(within(networkRow).getByRole('rowheader')).toHaveTextContent('203.0.113.7');
+    expect(
+      within(networkRow)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['campus_a', 'campus_b', 'campus_c']);
+    expect(within(networks).queryByText('twin_one')).not.toBeInTheDocument();
+
     const pairs = screen.getByRole('region', { name: 'ONE-SIDED PAIRS' });
     expect(within(pairs).getByRole('row', { name: /taker/ })).toHaveTextContent(
       'takerdumper9 of 10$175.00',

@@ -6,6 +6,7 @@ import { EmptyState } from '#client/components/ui/empty-state.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { formatDollars } from '#client/lib/format.ts';
 import { useRisk } from '../api/get-risk.ts';
+import { Missing } from './facts.tsx';
 
 const headerCell = 'px-3 py-2 text-left font-semibold tracking-wider whitespace-nowrap';
 const numberCell = 'px-3 py-2 text-right tabular-nums whitespace-nowrap';
@@ -19,6 +20,19 @@ export function PlayerLink({ player }: { player: RiskPlayer }) {
     >
       {player.username}
     </Link>
+  );
+}
+
+/** The players one device or one address was shared by, wrapping onto as many lines as needed. */
+function PlayerList({ players }: { players: RiskPlayer[] }) {
+  return (
+    <ul className="flex flex-wrap gap-x-3 gap-y-1">
+      {players.map((player) => (
+        <li key={player.id}>
+          <PlayerLink player={player} />
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -64,18 +78,18 @@ function Signals({ risk }: { risk: Risk }) {
   return (
     <div className="space-y-8">
       <Signal
-        title="SHARED ADDRESS OR BROWSER"
-        description={`Accounts seen on one address or with one browser in the last ${windowDays} days (${thresholds.sharedAccountsMin} or more).`}
+        title="SHARED DEVICE"
+        description={`Accounts signed in on one device in the last ${windowDays} days (${thresholds.sharedAccountsMin} or more). These accounts cannot play each other.`}
         empty={risk.sharedDevices.length === 0}
       >
         <table className="w-full min-w-[36rem] text-sm text-slate-200">
           <thead className="bg-ink-900 text-[0.7rem] text-slate-400 uppercase">
             <tr>
               <th scope="col" className={headerCell}>
-                Shared
+                Device
               </th>
               <th scope="col" className={headerCell}>
-                Value
+                Browsers
               </th>
               <th scope="col" className={headerCell}>
                 Players
@@ -84,19 +98,54 @@ function Signals({ risk }: { risk: Risk }) {
           </thead>
           <tbody className="divide-y divide-ink-700">
             {risk.sharedDevices.map((row) => (
-              <tr key={`${row.kind}:${row.value}`}>
-                <td className="px-3 py-2 capitalize">{row.kind}</td>
+              <tr key={row.device}>
+                <th scope="row" className="px-3 py-2 text-left font-mono font-normal">
+                  {row.device}
+                </th>
+                <td className="max-w-72 px-3 py-2">
+                  {row.browsers.length === 0 ? (
+                    <Missing>Unknown</Missing>
+                  ) : (
+                    <ul className="space-y-1 break-words">
+                      {row.browsers.map((browser) => (
+                        <li key={browser}>{browser}</li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td className="px-3 py-2">
+                  <PlayerList players={row.players} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Signal>
+
+      <Signal
+        title="SHARED NETWORK"
+        description={`Accounts signed in from one address in the last ${windowDays} days (${thresholds.sharedAccountsMin} or more). A carrier, a campus or a café can explain it, so it never holds a payout by itself.`}
+        empty={risk.sharedNetworks.length === 0}
+      >
+        <table className="w-full min-w-[36rem] text-sm text-slate-200">
+          <thead className="bg-ink-900 text-[0.7rem] text-slate-400 uppercase">
+            <tr>
+              <th scope="col" className={headerCell}>
+                Address
+              </th>
+              <th scope="col" className={headerCell}>
+                Players
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-ink-700">
+            {risk.sharedNetworks.map((row) => (
+              <tr key={row.address}>
                 <th scope="row" className="max-w-72 px-3 py-2 text-left font-normal break-all">
-                  {row.value}
+                  {row.address}
                 </th>
                 <td className="px-3 py-2">
-                  <ul className="flex flex-wrap gap-x-3 gap-y-1">
-                    {row.players.map((player) => (
-                      <li key={player.id}>
-                        <PlayerLink player={player} />
-                      </li>
-                    ))}
-                  </ul>
+                  <PlayerList players={row.players} />
                 </td>
               </tr>
             ))}

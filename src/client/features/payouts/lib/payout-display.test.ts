@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { payoutDateLabel, payoutMethodLabel, payoutStatusLabel } from './payout-display.ts';
+import {
+  payoutDateLabel,
+  payoutMethodLabel,
+  payoutStageLabel,
+  payoutStatusLabel,
+} from './payout-display.ts';
 
 describe('payout status badge (docs/product.md#states)', () => {
   it('shows PROCESSING for pending, COMPLETED for completed and FAILED for anything else', () => {
@@ -29,5 +34,22 @@ describe('payout methods', () => {
     expect(payoutMethodLabel('crypto')).toBe('Crypto');
     expect(payoutMethodLabel('paypal')).toBe('PayPal');
     expect(payoutMethodLabel('bank_transfer')).toBe('Bank Transfer');
+  });
+});
+
+describe('payout stage (docs/payouts.md#stages-the-player-sees)', () => {
+  it('reads a hold by a risk signal as a review by our team, never naming the signal', () => {
+    expect(payoutStageLabel({ stage: 'review', stageReason: 'a review by our team' })).toBe(
+      'Waiting for a review by our team',
+    );
+  });
+
+  it('gives every reason when the team review is one of several', () => {
+    expect(
+      payoutStageLabel({
+        stage: 'review',
+        stageReason: 'ID not yet approved; a review by our team',
+      }),
+    ).toBe('Waiting for review: ID not yet approved; a review by our team');
   });
 });
