@@ -70,7 +70,7 @@ async function timeToSent(baseUrl: string, cookie: string): Promise<number> {
   }
 }
 
-const app = await startApp({ RISK_SHARED_ACCOUNTS_MIN: '100', LOG_LEVEL: 'warn' });
+const app = await startApp({ LOG_LEVEL: 'warn' });
 try {
   const times: number[] = [];
   for (let index = 0; index < PAYOUTS; index += 1) {

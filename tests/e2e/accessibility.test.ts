@@ -6,6 +6,7 @@ import {
   callApi,
   creditPlayer,
   launchBrowser,
+  registerOnSameBrowser,
   registerPlayer,
   signIn,
   startApp,
@@ -86,11 +87,14 @@ async function newcomerRow(page: Page, world: World) {
   return page.getByRole('article', { name: world.usernames.newcomer, exact: true });
 }
 
-/** From the RISK tab (everyone here signs in from one address) to the newcomer's own page. */
+/**
+ * From the RISK tab to the newcomer's own page: the newcomer opened a second account on their
+ * browser, so they are listed under SHARED DEVICE.
+ */
 async function newcomerPage(page: Page, world: World) {
   await page.getByRole('tab', { name: 'RISK' }).click();
   await page
-    .getByRole('region', { name: 'SHARED ADDRESS OR BROWSER', exact: true })
+    .getByRole('region', { name: 'SHARED DEVICE', exact: true })
     .getByRole('link', { name: world.usernames.newcomer, exact: true })
     .first()
     .click();
@@ -345,6 +349,12 @@ const SCREENS: Screen[] = [
   { name: 'admin, RISK', as: 'admin', path: '/admin', open: tab('RISK') },
   { name: 'admin, a player’s page', as: 'admin', path: '/admin', open: newcomerPage },
   {
+    name: 'admin, Clear link',
+    as: 'admin',
+    path: '/admin',
+    open: dialog('CLEAR LINK', /^Clear the link with/, newcomerPage),
+  },
+  {
     name: 'admin, Modify Balance',
     as: 'admin',
     path: '/admin',
@@ -455,6 +465,7 @@ beforeAll(async () => {
   const creator = await registerPlayer(browser, app.baseUrl);
   const acceptor = await registerPlayer(browser, app.baseUrl);
   const newcomer = await registerPlayer(browser, app.baseUrl);
+  await registerOnSameBrowser(app.baseUrl, newcomer.context);
   const admin = await signIn(browser, app.baseUrl, ADMIN);
   const visitor = await browser.newContext({ baseURL: app.baseUrl });
   await creditPlayer(app.baseUrl, creator.username, '1000');

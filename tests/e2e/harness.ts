@@ -141,6 +141,33 @@ export async function registerPlayer(
   return { context, page, username, password };
 }
 
+/**
+ * Opens a second account on the browser of `context` (its device cookie), by the API: what a player
+ * who makes another account to play themselves does. Answers its username and the `cookie` header
+ * of its session on that browser.
+ */
+export async function registerOnSameBrowser(
+  baseUrl: string,
+  context: BrowserContext,
+): Promise<{ username: string; cookie: string }> {
+  const device = (await context.cookies(baseUrl)).find((cookie) => cookie.name === 'device');
+  if (!device) throw new Error('the browser has no device cookie');
+  counter += 1;
+  const username = `e2e_${process.pid % 10_000}_${counter}_twin`;
+  const response = await fetch(`${baseUrl}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: `device=${device.value}` },
+    body: JSON.stringify({
+      username,
+      password: 'e2e-password',
+      phoneNumber: '+1 555 010 9998',
+      isOver18: true,
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register failed: ${await response.text()}`);
+  return { username, cookie: `device=${device.value}; ${sessionCookieOf(response)}` };
+}
+
 /** Signs an existing account in through the login form, in a browser context of its own. */
 export async function signIn(
   browser: Browser,

@@ -150,9 +150,10 @@ describe('operator insights', () => {
     );
     expect(download.suggestedFilename()).toMatch(/^skillstake-payments-\d{4}-\d{2}-\d{2}-to-/);
 
-    // RISK: every account here signed in from one address; the winner's page opens from it.
+    // RISK: every account here signed in from one address, each on its own browser: a shared
+    // network, shown only. The winner's page opens from it.
     await page.getByRole('tab', { name: 'RISK' }).click();
-    const shared = page.getByRole('region', { name: 'SHARED ADDRESS OR BROWSER', exact: true });
+    const shared = page.getByRole('region', { name: 'SHARED NETWORK', exact: true });
     await shared.getByRole('link', { name: winner.username }).first().waitFor();
     await screenshot(page, 'insights-risk', shared);
     await shared.getByRole('link', { name: winner.username }).first().click();

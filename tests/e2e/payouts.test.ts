@@ -8,6 +8,8 @@ import {
   creditPlayer,
   launchBrowser,
   PNG_1X1,
+  callApi,
+  registerOnSameBrowser,
   registerPlayer,
   signIn,
   startApp,
@@ -28,8 +30,9 @@ let app: RunningApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  // Every browser here signs in from 127.0.0.1: the shared-device signal would name them all.
-  app = await startApp({ RISK_SHARED_ACCOUNTS_MIN: '100' });
+  // Every browser here signs in from 127.0.0.1 with one Chromium build, as players behind one
+  // carrier do: each is still a device of its own.
+  app = await startApp();
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -123,6 +126,72 @@ describe('payouts in minutes', () => {
     );
     await large.getByText('COMPLETED', { exact: true }).waitFor();
     await admin.context.close();
+    await player.context.close();
+  });
+
+  it('tells devices apart, not browser builds: a player is paid by itself beside a rival on the same build, and a second account on their browser is refused and held', async () => {
+    const player = await verifiedPlayer();
+    const rival = await verifiedPlayer();
+    const userAgent = () => player.page.evaluate(() => navigator.userAgent);
+    expect(await rival.page.evaluate(() => navigator.userAgent)).toBe(await userAgent());
+
+    // The rival plays the player: one browser build and one address are no link.
+    const terms = {
+      game: 'Device Cup',
+      amount: 10,
+      gamerTag: 'Rival',
+      phoneNumber: '+1 555 010 9999',
+      console: 'PlayStation',
+    };
+    const match = await callApi<{ id: number }>(rival.context, 'POST', '/api/challenges', terms);
+    await callApi(player.context, 'POST', `/api/challenges/${match.id}/accept`);
+
+    const { page } = player;
+    await page.goto('/payouts');
+    await requestPayout(player, '20');
+    const history = page.getByRole('list', { name: 'Payout history' });
+    await history
+      .getByRole('article', { name: 'Payout of $20.00' })
+      .getByText('Sent', { exact: true })
+      .waitFor({ timeout: 20_000 });
+
+    // A second account opened on the player's browser may not play the player.
+    const twin = await registerOnSameBrowser(app.baseUrl, player.context);
+    const own = await callApi<{ id: number }>(player.context, 'POST', '/api/challenges', {
+      ...terms,
+      gamerTag: 'Player',
+    });
+    const refused = await fetch(`${app.baseUrl}/api/challenges/${own.id}/accept`, {
+      method: 'POST',
+      headers: { cookie: twin.cookie },
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      code: 'LINKED_ACCOUNTS',
+      message: 'You cannot play an account that shares a device with yours.',
+    });
+
+    // The player's next payout waits, and says so without naming the signal.
+    await requestPayout(player, '25');
+    const held = history.getByRole('article', { name: 'Payout of $25.00' });
+    await held.getByText('Waiting for a review by our team', { exact: true }).waitFor();
+    expect(await page.getByText(/flagged/).count()).toBe(0);
+
+    // The admin sees why: the device, with the player and the second account, not the rival.
+    const admin = await signIn(browser, app.baseUrl, ADMIN);
+    await admin.page.goto('/admin');
+    await admin.page.getByRole('tab', { name: 'RISK' }).click();
+    const devices = admin.page.getByRole('region', { name: 'SHARED DEVICE', exact: true });
+    await devices.getByRole('link', { name: twin.username, exact: true }).waitFor();
+    await devices.getByRole('link', { name: player.username, exact: true }).waitFor();
+    expect(await devices.getByRole('link', { name: rival.username, exact: true }).count()).toBe(0);
+    await admin.page.getByRole('tab', { name: 'PAYOUTS' }).click();
+    await admin.page
+      .getByRole('article', { name: player.username, exact: true })
+      .getByText('Waiting for review: flagged: shared device')
+      .waitFor();
+    await admin.context.close();
+    await rival.context.close();
     await player.context.close();
   });
 });

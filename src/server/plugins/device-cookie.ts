@@ -9,8 +9,8 @@ import fp from 'fastify-plugin';
  */
 export const DEVICE_COOKIE = 'device';
 
-// 16 bytes in base64url; anything else in the cookie (a hand-made value, a truncated one) is
-// replaced, so that no chosen string can stand for a device.
+// 16 bytes in base64url; anything else in the cookie (a truncated value, another site's) is
+// replaced.
 const DEVICE_ID = /^[A-Za-z0-9_-]{22}$/;
 const DEVICE_COOKIE_DAYS = 400;
 
@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** This browser's device id, from its cookie or new with this response. */
     deviceId: string;
+    /** Whether this response sets the device cookie. */
+    deviceIdIsNew: boolean;
   }
 }
 
@@ -29,6 +31,7 @@ export interface DeviceCookieOptions {
 async function deviceCookiePlugin(app: FastifyInstance, options: DeviceCookieOptions) {
   const httpsOrigin = options.publicOrigin?.startsWith('https:') === true;
   app.decorateRequest('deviceId', '');
+  app.decorateRequest('deviceIdIsNew', false);
   app.addHook('onRequest', async (request, reply) => {
     const current = request.cookies[DEVICE_COOKIE];
     if (current !== undefined && DEVICE_ID.test(current)) {
@@ -36,6 +39,7 @@ async function deviceCookiePlugin(app: FastifyInstance, options: DeviceCookieOpt
       return;
     }
     request.deviceId = randomBytes(16).toString('base64url');
+    request.deviceIdIsNew = true;
     reply.setCookie(DEVICE_COOKIE, request.deviceId, {
       path: '/',
       httpOnly: true,
@@ -43,6 +47,12 @@ async function deviceCookiePlugin(app: FastifyInstance, options: DeviceCookieOpt
       secure: httpsOrigin || request.protocol === 'https',
       maxAge: DEVICE_COOKIE_DAYS * 86_400,
     });
+  });
+  // A shared cache (a CDN) may store a response that sets a cookie, and would then hand one
+  // device id to every browser: the answer that sets it is never stored, whatever it is (a
+  // hashed asset is cached for good otherwise). Only a browser's first response is concerned.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.deviceIdIsNew) void reply.header('cache-control', 'private, no-store');
   });
 }
 

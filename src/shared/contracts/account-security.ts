@@ -35,6 +35,7 @@ export const DEVICE_LINK_MESSAGES = {
   linkNotFound: 'These accounts do not share a device.',
   noteRequired: 'A note is required',
   linkCleared: 'Link cleared. These accounts may play each other.',
+  ownLink: 'Another admin must clear a link of your own account.',
 } as const;
 
 /**

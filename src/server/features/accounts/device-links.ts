@@ -162,6 +162,10 @@ export async function clearAccountLink(
   },
 ): Promise<void> {
   const { adminId, userId, otherId, note, now } = input;
+  // Nobody clears a link of their own account, so that an admin's two accounts stay linked.
+  if (adminId === userId || adminId === otherId) {
+    throw new AppError('FORBIDDEN', DEVICE_LINK_MESSAGES.ownLink);
+  }
   const linked = await deviceLinksOf(db, userId, input.windowDays, now);
   if (!linked.some((link) => link.player.id === otherId)) {
     throw new AppError('NOT_FOUND', DEVICE_LINK_MESSAGES.linkNotFound);

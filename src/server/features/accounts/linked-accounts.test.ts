@@ -103,6 +103,22 @@ describe('the device cookie', () => {
     }
   });
 
+  it('keeps the answer that sets it out of shared caches, and is Secure under https', async () => {
+    const https = await createTestApp({
+      env: { PUBLIC_URL: 'https://skillstake.example' },
+      database: t.database,
+    });
+    try {
+      const first = await https.app.inject({ method: 'GET', url: '/api/health' });
+      expect(first.headers['cache-control']).toBe('private, no-store');
+      expect(first.cookies.find((cookie) => cookie.name === 'device')).toMatchObject({
+        secure: true,
+      });
+    } finally {
+      await https.close();
+    }
+  });
+
   it('replaces a value no device id could be, so no chosen string stands for a device', async () => {
     for (const forged of ['x', 'a'.repeat(23), 'aaaaaaaaaaaaaaaaaaaaa!', '']) {
       const response = await t.app.inject({
@@ -181,7 +197,7 @@ describe('linked accounts never play each other', () => {
     expect(met.challenge.id).toBe(opened.json<QuickMatchResponse>().challenge.id);
   });
 
-  it('refuses the second of two linked accounts in a tournament, and refunds nothing twice', async () => {
+  it('refuses the second of two linked accounts in a tournament, and charges it nothing', async () => {
     const [first, second] = await twins();
     const created = await admin.post('/api/admin/tournaments', {
       game: 'Linked Cup',
@@ -243,6 +259,14 @@ describe('an admin clears a link with a note', () => {
     expect(unlinked.json()).toMatchObject({ message: DEVICE_LINK_MESSAGES.linkNotFound });
     const notAdmin = await first.agent.post(url, { otherUserId: second.user.id, note: 'me' });
     expect(notAdmin.statusCode).toBe(403);
+    // An admin's second account on the admin's browser: another admin must clear that link.
+    const adminsOwn = await player(admin.deviceId);
+    const own = await admin.post(`/api/admin/players/${adminsOwn.user.id}/links/clear`, {
+      otherUserId: (await admin.get('/api/user')).json<{ id: number }>().id,
+      note: 'mine',
+    });
+    expect(own.statusCode).toBe(403);
+    expect(own.json()).toMatchObject({ message: DEVICE_LINK_MESSAGES.ownLink });
 
     const cleared = await admin.post(url, {
       otherUserId: second.user.id,
@@ -275,23 +299,21 @@ describe('an admin clears a link with a note', () => {
 });
 
 describe.runIf(onPostgres)('linked accounts on PostgreSQL', () => {
-  it('two linked accounts racing to accept each other’s challenges never meet', async () => {
+  it('two linked accounts accepting each other’s challenges and quick-matching at once never meet', async () => {
     for (let round = 0; round < 5; round += 1) {
       const [first, second] = await twins();
-      const [a, b] = [await open(first.agent), await open(second.agent)];
+      // Terms no other test uses: the only open challenges on them are the twins' own.
+      const own = { ...terms, game: `Twin Race ${round}` };
+      const [a, b] = [await open(first.agent, own), await open(second.agent, own)];
       const answers = await Promise.all([
         first.agent.post(`/api/challenges/${b}/accept`),
         second.agent.post(`/api/challenges/${a}/accept`),
-        first.agent.post('/api/quick-match', terms),
-        second.agent.post('/api/quick-match', terms),
+        first.agent.post('/api/quick-match', own),
+        second.agent.post('/api/quick-match', own),
       ]);
-      expect(answers[0]?.statusCode).toBe(409);
-      expect(answers[1]?.statusCode).toBe(409);
+      expect(answers.slice(0, 2).map((answer) => answer.statusCode)).toEqual([409, 409]);
       for (const quick of answers.slice(2)) {
-        const matched = quick.json<QuickMatchResponse>();
-        if (matched.matched) {
-          expect([a, b]).not.toContain(matched.challenge.id);
-        }
+        expect(quick.json<QuickMatchResponse>().matched).toBe(false);
       }
     }
   });

@@ -224,9 +224,14 @@ describe('the risk signals', () => {
     // One pair of three cleared: the third account is not, so the device still shows.
     await clearLink(a, b);
     expect((await risk()).sharedDevices.map((row) => row.device)).toEqual([device]);
+    // Both of a's links cleared: a is no longer named, while b and c still are.
     await clearLink(a, c);
+    expect((await risk()).sharedDevices.map((row) => row.device)).toEqual([device]);
+    expect(await riskFlagsOf(t.database.db, settings, NOW, a)).toEqual([]);
+    expect(await riskFlagsOf(t.database.db, settings, NOW, b)).toEqual(['flagged: shared device']);
     await clearLink(b, c);
     expect((await risk()).sharedDevices).toEqual([]);
+    expect(await riskFlagsOf(t.database.db, settings, NOW, c)).toEqual([]);
   });
 
   it('find a pair where one side wins nearly every match, not a rivalry or a short run', async () => {

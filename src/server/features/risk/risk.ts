@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
-import { describeBrowser } from '../accounts/index.ts';
+import { describeBrowser, linkedAccountsOf } from '../accounts/index.ts';
 
 /** The thresholds of the three signals (docs/operator-tools.md), from the RISK_* settings. */
 export interface RiskSettings {
@@ -133,8 +133,9 @@ export async function findSharedDevices(
 }
 
 /**
- * Addresses signed in from by at least RISK_SHARED_ACCOUNTS_MIN accounts in the window (sessions
- * used in it): shown beside the devices, never a reason to hold or refuse anything.
+ * Addresses accounts last signed in from, on any device, in the window, by at least
+ * RISK_SHARED_ACCOUNTS_MIN accounts: shown beside the devices, never a reason to hold or refuse
+ * anything.
  */
 export async function findSharedNetworks(
   db: Executor,
@@ -146,8 +147,8 @@ export async function findSharedNetworks(
     db,
     sql`
       with seen as (
-        select distinct ip_address as address, user_id from sessions
-          where last_seen_at >= ${since}::timestamptz and ip_address is not null
+        select distinct ip_address as address, user_id from device_sign_ins
+          where last_signed_in_at >= ${since}::timestamptz and ip_address is not null
       )
       select s.address, array_agg(s.user_id order by s.user_id) as ids,
         array_agg(u.username order by s.user_id) as names
@@ -308,9 +309,13 @@ export async function riskFlagsOf(
   playerId: number,
 ): Promise<string[]> {
   const flags: string[] = [];
+  // Named by a listed device only with an account whose link to the player is not cleared.
   const devices = await findSharedDevices(db, settings, now, playerId);
-  if (devices.some((device) => device.players.some((player) => player.id === playerId))) {
-    flags.push(RISK_FLAGS.sharedDevice);
+  if (devices.length > 0) {
+    const linked = new Set(await linkedAccountsOf(db, playerId, settings.windowDays, now));
+    if (devices.some((device) => device.players.some((player) => linked.has(player.id)))) {
+      flags.push(RISK_FLAGS.sharedDevice);
+    }
   }
   if ((await findLopsidedPairs(db, settings, now, playerId)).length > 0) {
     flags.push(RISK_FLAGS.lopsidedPair);

@@ -119,7 +119,7 @@ export async function joinTournament(ctx: AppContext, id: number, userId: number
       throw new AppError('CONFLICT', TOURNAMENT_MESSAGES.alreadyJoined);
     if (entered.length >= tournament.size)
       throw new AppError('TOURNAMENT_FULL', TOURNAMENT_MESSAGES.full);
-    // Two accounts that share a device never meet in a bracket: the second entry is refused.
+    // Of two accounts that share a device, the second entry is refused.
     const linked = await linkedAccountsOf(uow.tx, userId, ctx.env.RISK_WINDOW_DAYS, now);
     if (entered.some((entry) => linked.includes(entry.userId)))
       throw new AppError('LINKED_ACCOUNTS', DEVICE_LINK_MESSAGES.linkedAccounts);

@@ -74,7 +74,7 @@ describe('the admin RISK tab', () => {
 
     const devices = await screen.findByRole('region', { name: 'SHARED DEVICE' });
     expect(devices).toHaveTextContent(
-      'Accounts signed in on one device in the last 30 days (2 or more). These accounts cannot play each other.',
+      'Accounts signed in on one device in the last 30 days (2 or more). They cannot play each other until an admin clears their link on a player page.',
     );
     const deviceRow = within(devices).getByRole('row', { name: /3f9a0c1b2d4e/ });
     expect(within(deviceRow).getByRole('rowheader')).toHaveTextContent('3f9a0c1b2d4e');

@@ -79,7 +79,7 @@ function Signals({ risk }: { risk: Risk }) {
     <div className="space-y-8">
       <Signal
         title="SHARED DEVICE"
-        description={`Accounts signed in on one device in the last ${windowDays} days (${thresholds.sharedAccountsMin} or more). These accounts cannot play each other.`}
+        description={`Accounts signed in on one device in the last ${windowDays} days (${thresholds.sharedAccountsMin} or more). They cannot play each other until an admin clears their link on a player page.`}
         empty={risk.sharedDevices.length === 0}
       >
         <table className="w-full min-w-[36rem] text-sm text-slate-200">
