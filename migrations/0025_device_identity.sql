@@ -18,6 +18,7 @@ CREATE TABLE "device_sign_ins" (
 	CONSTRAINT "device_sign_ins_user_id_device_hash_pk" PRIMARY KEY("user_id","device_hash")
 );
 --> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "device_hash" text;--> statement-breakpoint
 ALTER TABLE "cleared_account_links" ADD CONSTRAINT "cleared_account_links_low_user_id_users_id_fk" FOREIGN KEY ("low_user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "cleared_account_links" ADD CONSTRAINT "cleared_account_links_high_user_id_users_id_fk" FOREIGN KEY ("high_user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "cleared_account_links" ADD CONSTRAINT "cleared_account_links_cleared_by_users_id_fk" FOREIGN KEY ("cleared_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

@@ -3,7 +3,9 @@ import { useLayoutEffect, type RefObject } from 'react';
 /**
  * A bar that appeared or grew after the browser scrolled the focused element into view (BACK TO
  * TOP shows once that scroll passes the page's middle) can cover it: the element is scrolled
- * clear again, by the scroll-padding the bar's new size makes.
+ * clear again, by the scroll-padding the bar's new size makes. A focused text field is scrolled
+ * only as far as its caret by the browser, leaving the rest of the field under the bar: the same
+ * scroll clears it.
  */
 function keepFocusClear(bar: HTMLElement, edge: 'top' | 'bottom', reach: number): void {
   const focused = document.activeElement;
@@ -34,6 +36,7 @@ export function useFixedBarHeight(
     const bar = ref.current;
     if (!bar) return;
     const root = document.documentElement;
+    let lastReach = 0;
     const measure = () => {
       const rect = bar.getBoundingClientRect();
       // A floating bar's gap to the edge of the window counts too.
@@ -42,9 +45,13 @@ export function useFixedBarHeight(
         Math.ceil(edge === 'top' ? rect.bottom : window.innerHeight - rect.top),
       );
       root.style.setProperty(variable, `${reach}px`);
+      lastReach = reach;
       keepFocusClear(bar, edge, reach);
     };
+    // After the browser's own scroll for the focus, which comes with it.
+    const onFocus = () => requestAnimationFrame(() => keepFocusClear(bar, edge, lastReach));
     measure();
+    document.addEventListener('focusin', onFocus);
     // jsdom has no ResizeObserver; there the window's resize event is all there is.
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
     observer?.observe(bar);
@@ -52,6 +59,7 @@ export function useFixedBarHeight(
     return () => {
       observer?.disconnect();
       window.removeEventListener('resize', measure);
+      document.removeEventListener('focusin', onFocus);
       root.style.removeProperty(variable);
     };
   }, [ref, variable, edge]);

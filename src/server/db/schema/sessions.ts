@@ -23,6 +23,11 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
     /**
+     * The SHA-256 of the browser's device id (docs/accounts.md#devices): the devices list shows one
+     * row per device. Null for sessions from before device ids.
+     */
+    deviceHash: text('device_hash'),
+    /**
      * Where the address was located at sign-in (docs/responsible-play.md): the country, the US
      * state by code, and the label the devices list shows. Null for private and unknown addresses.
      */

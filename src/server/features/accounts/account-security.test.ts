@@ -5,6 +5,7 @@ import { SECURITY_MESSAGES, type SessionView } from '#shared/contracts/account-s
 import type { PublicUser } from '#shared/contracts/auth.ts';
 import { knownDevices } from '#server/db/schema/account-security.ts';
 import { outbox } from '#server/db/schema/outbox.ts';
+import { sessions } from '#server/db/schema/sessions.ts';
 import { rateLimitHits } from '#server/db/schema/rate-limits.ts';
 import { users } from '#server/db/schema/users.ts';
 import { newTotpSecret } from '#server/features/accounts/two-factor.ts';
@@ -521,6 +522,40 @@ describe('devices (docs/accounts.md#account-security)', () => {
     expect((await player.agent.get('/api/user')).statusCode).toBe(401);
     const left = (await laptop.agent.get('/api/user/sessions')).json<SessionView[]>();
     expect(left.map((session) => session.current)).toEqual([true]);
+  });
+
+  it('shows one row per device, and signing a device out ends its every session', async () => {
+    const player = await signUp(t.app);
+    // The same browser signed in again without signing out (its session cookie lost): two
+    // sessions, one device.
+    const again = new Agent(t.app, player.agent.deviceId);
+    const second = await again.request({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: player.user.username, password: player.password },
+      headers: { 'user-agent': CHROME_WINDOWS },
+    });
+    expect(second.statusCode).toBe(200);
+    const laptop = await signIn(player.user.username, player.password, {
+      'user-agent': SAFARI_IPHONE,
+    });
+    const listed = (await laptop.agent.get('/api/user/sessions')).json<SessionView[]>();
+    expect(listed.map((row) => [row.current, row.browser])).toEqual([
+      [true, 'Safari 17 on iOS'],
+      [false, 'Chrome 131 on Windows'],
+    ]);
+    const device = listed[1]!;
+    const sessionsOf = () =>
+      t.database.db.select().from(sessions).where(eq(sessions.userId, player.user.id));
+    const oldest = (await sessionsOf()).map((row) => row.createdAt.toISOString()).sort()[0];
+    expect(device.createdAt).toBe(oldest);
+    expect(
+      (await laptop.agent.request({ method: 'DELETE', url: `/api/user/sessions/${device.id}` }))
+        .statusCode,
+    ).toBe(204);
+    expect((await player.agent.get('/api/user')).statusCode).toBe(401);
+    expect((await again.get('/api/user')).statusCode).toBe(401);
+    expect(await sessionsOf()).toHaveLength(1);
   });
 
   it('leaves out sessions that ended by their idle timeout', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import Bowser from 'bowser';
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, or } from 'drizzle-orm';
 import type { SessionView } from '#shared/contracts/account-security.ts';
 import type { Executor } from '../../db/client.ts';
 import { knownDevices } from '../../db/schema/account-security.ts';
@@ -89,7 +89,11 @@ function legacyKeyOf(userAgent: string | null, ipAddress: string): string {
     .digest('base64url');
 }
 
-/** The player's signed-in browsers, the asking one first, then the most recently used. */
+/**
+ * The player's signed-in devices, the asking one first, then the most recently used: one row per
+ * device (docs/accounts.md#devices), shown as its newest session, signed in since its oldest. A
+ * session from before device ids is a device of its own.
+ */
 export async function listSessions(
   db: Executor,
   userId: number,
@@ -102,23 +106,31 @@ export async function listSessions(
     .from(sessions)
     .where(eq(sessions.userId, userId))
     .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
-  return (
-    rows
-      // Sessions past their idle or absolute end are over, though their rows wait for cleaning.
-      .filter(
-        (row) => row.expiresAt > now && row.lastSeenAt.getTime() + policy.idleMs > now.getTime(),
-      )
-      .map((row) => ({
-        id: row.id,
-        current: row.tokenHash === currentTokenHash,
-        browser: describeBrowser(row.userAgent),
-        address: row.ipAddress,
-        place: row.placeLabel,
-        createdAt: row.createdAt.toISOString(),
-        lastSeenAt: row.lastSeenAt.toISOString(),
-      }))
-      .sort((a, b) => Number(b.current) - Number(a.current))
-  );
+  const devices = new Map<string, SessionView>();
+  for (const row of rows) {
+    // Sessions past their idle or absolute end are over, though their rows wait for cleaning.
+    if (row.expiresAt <= now || row.lastSeenAt.getTime() + policy.idleMs <= now.getTime()) continue;
+    const key = row.deviceHash ?? `session:${row.id}`;
+    const current = row.tokenHash === currentTokenHash;
+    const seen = devices.get(key);
+    if (seen) {
+      // Rows come newest first: an older session of the device only moves its start back.
+      seen.current ||= current;
+      if (row.createdAt.toISOString() < seen.createdAt)
+        seen.createdAt = row.createdAt.toISOString();
+      continue;
+    }
+    devices.set(key, {
+      id: row.id,
+      current,
+      browser: describeBrowser(row.userAgent),
+      address: row.ipAddress,
+      place: row.placeLabel,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+    });
+  }
+  return [...devices.values()].sort((a, b) => Number(b.current) - Number(a.current));
 }
 
 /**
@@ -128,12 +140,27 @@ export async function listSessions(
 export async function deleteSessions(
   db: Executor,
   userId: number,
-  /** One session by its id, or all but the one whose token hash is given (null: all). */
+  /**
+   * One device by the id of a session of it (its every session), or all but the one whose token
+   * hash is given (null: all).
+   */
   which: { only: number } | { except: string | null },
 ): Promise<string[]> {
   const condition =
     'only' in which
-      ? and(eq(sessions.userId, userId), eq(sessions.id, which.only))
+      ? and(
+          eq(sessions.userId, userId),
+          or(
+            eq(sessions.id, which.only),
+            inArray(
+              sessions.deviceHash,
+              db
+                .select({ deviceHash: sessions.deviceHash })
+                .from(sessions)
+                .where(and(eq(sessions.userId, userId), eq(sessions.id, which.only))),
+            ),
+          ),
+        )
       : which.except === null
         ? eq(sessions.userId, userId)
         : and(eq(sessions.userId, userId), ne(sessions.tokenHash, which.except));

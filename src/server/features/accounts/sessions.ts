@@ -28,7 +28,12 @@ export async function createSession(
   userId: number,
   policy: SessionPolicy,
   now: Date,
-  device: { userAgent: string | null; ipAddress: string | null; place?: Place | null } = {
+  device: {
+    userAgent: string | null;
+    ipAddress: string | null;
+    place?: Place | null;
+    deviceHash?: string | null;
+  } = {
     userAgent: null,
     ipAddress: null,
   },
@@ -44,6 +49,7 @@ export async function createSession(
     // A User-Agent is the browser's to write: keep what a person could read, not a megabyte.
     userAgent: device.userAgent?.slice(0, 512) ?? null,
     ipAddress: device.ipAddress,
+    deviceHash: device.deviceHash ?? null,
     placeCountry: device.place?.country ?? null,
     placeState: device.place?.state ?? null,
     placeLabel: device.place?.label ?? null,
