@@ -224,6 +224,8 @@ describe('pages served by the app', () => {
 
   it('are kept by no cache, and API misses are still JSON', async () => {
     const visitor = new Agent(t.app);
+    // The first answer sets the device cookie, so no shared cache may keep it at all.
+    expect((await visitor.get('/')).headers['cache-control']).toBe('private, no-store');
     expect((await visitor.get('/')).headers['cache-control']).toBe('no-store');
     const miss = await visitor.get('/api/nope');
     expect(miss.statusCode).toBe(404);
@@ -232,7 +234,14 @@ describe('pages served by the app', () => {
 
   it('serve assets but never a source map, even one left in the build', async () => {
     const visitor = new Agent(t.app);
+    // A hashed asset is cached for good, except by the answer that sets the device cookie: a CDN
+    // that kept it would hand that one device id to every browser.
+    const first = await visitor.get('/assets/index-1.js');
+    expect(first.headers['cache-control']).toBe('private, no-store');
+    expect(first.cookies.map((cookie) => cookie.name)).toEqual(['device']);
     const asset = await visitor.get('/assets/index-1.js');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.cookies).toEqual([]);
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe('console.log(1);\n');
     for (const path of ['/assets/index-1.js.map', '/assets/index-1.js.MAP', '/assets/gone-1.js']) {

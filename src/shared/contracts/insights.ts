@@ -239,7 +239,7 @@ export const deviceLinkSchema = z.object({
 export type DeviceLinkView = z.infer<typeof deviceLinkSchema>;
 
 /** `POST /api/admin/players/{id}/links/clear`: the other account, and why the link is innocent. */
-export const clearLinkBodySchema = z.object({
+export const clearLinkBodySchema = z.strictObject({
   otherUserId: idFromJson(INSIGHTS_MESSAGES.playerNotFound),
   note: z
     .string({ error: DEVICE_LINK_MESSAGES.noteRequired })

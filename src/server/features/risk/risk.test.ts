@@ -205,6 +205,10 @@ describe('the risk signals', () => {
     await clearLink(d, e);
     // Signed in on the fraud device only before the window: not linked.
     await signIn(old, 'fraud-device', '203.0.113.30', 45);
+    // The operator's own account on a player's device and address is not a player's: not listed.
+    const operator = await player('operator');
+    await t.database.db.execute(sql`update users set is_admin = true where id = ${operator}`);
+    await signIn(operator, 'fraud-device', '203.0.113.7');
     const found = await risk();
     expect(found.sharedDevices).toEqual([
       {

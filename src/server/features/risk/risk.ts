@@ -98,8 +98,10 @@ export async function findSharedDevices(
     db,
     sql`
       with seen as (
+        -- An admin's own accounts are the operator's, not a player's: never listed.
         select device_hash, user_id, user_agent from device_sign_ins
           where last_signed_in_at >= ${since}::timestamptz
+            and user_id not in (select id from users where is_admin)
             ${playerId === undefined ? sql`` : sql`and device_hash in (select device_hash from device_sign_ins where user_id = ${playerId} and last_signed_in_at >= ${since}::timestamptz)`}
       ),
       grouped as (
@@ -149,6 +151,7 @@ export async function findSharedNetworks(
       with seen as (
         select distinct ip_address as address, user_id from device_sign_ins
           where last_signed_in_at >= ${since}::timestamptz and ip_address is not null
+            and user_id not in (select id from users where is_admin)
       )
       select s.address, array_agg(s.user_id order by s.user_id) as ids,
         array_agg(u.username order by s.user_id) as names

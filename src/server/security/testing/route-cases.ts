@@ -699,6 +699,18 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: adminOnly(201),
     },
   ],
+  'POST /api/admin/players/:id/links/clear': [
+    {
+      // Each actor signs in on a browser of its own: no link to clear, for an admin a 404.
+      target: 'player and opponent, who share no device',
+      request: (w) =>
+        post(`/api/admin/players/${w.actor('player').id}/links/clear`, {
+          otherUserId: w.actor('opponent').id,
+          note: 'brothers, one console',
+        }),
+      expect: adminOnly(404),
+    },
+  ],
   'GET /api/admin/challenges': [
     { request: () => get('/api/admin/challenges'), expect: adminOnly(200) },
   ],
