@@ -9,6 +9,7 @@ import {
   makeCounts,
   parseRequestUrl,
 } from '#client/test-utils/challenges.ts';
+import { greetingOf } from './home.tsx';
 import { jsonResponse, makeUser, renderApp, stubFetch } from '#client/test-utils/render-app.tsx';
 
 afterEach(() => {
@@ -101,5 +102,13 @@ describe('home page', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
     const lastId = firstPage.at(-1)?.id;
     expect(listQueries(fetchMock).at(-1)).toMatchObject({ before: String(lastId) });
+  });
+});
+
+describe('the greeting', () => {
+  it('welcomes an account on its first day, and welcomes it back after', () => {
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    expect(greetingOf('ace_1', '2026-11-28T11:00:00Z', now)).toBe('WELCOME, ACE_1');
+    expect(greetingOf('ace_1', '2026-11-27T11:59:00Z', now)).toBe('WELCOME BACK, ACE_1');
   });
 });

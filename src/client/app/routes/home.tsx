@@ -53,13 +53,22 @@ const BANNER_POINTS: readonly { icon: LucideIcon; text: string }[] = [
   { icon: Gamepad2, text: 'Xbox, PlayStation, PC and more' },
 ];
 
+/** An account this young is greeted as new: "WELCOME", not "WELCOME BACK". */
+const NEW_ACCOUNT_MS = 24 * 60 * 60 * 1000;
+
+/** "WELCOME, ACE" on a new account's first day, "WELCOME BACK, ACE" after. */
+export function greetingOf(username: string, createdAt: string, now = Date.now()): string {
+  const isNew = now - new Date(createdAt).getTime() < NEW_ACCOUNT_MS;
+  return `${isNew ? 'WELCOME' : 'WELCOME BACK'}, ${username.toUpperCase()}`;
+}
+
 function Banner({
-  username,
+  greeting,
   onCreate,
   onQuickMatch,
   createButtonRef,
 }: {
-  username: string;
+  greeting: string;
   onCreate: (event: MouseEvent<HTMLButtonElement>) => void;
   onQuickMatch: (event: MouseEvent<HTMLButtonElement>) => void;
   createButtonRef: Ref<HTMLButtonElement>;
@@ -73,7 +82,7 @@ function Banner({
       <div className="relative grid gap-8 lg:grid-cols-[1fr_auto] lg:items-end">
         <div className="space-y-5">
           <p className="font-display text-xs font-semibold tracking-[0.3em] break-words text-accent">
-            WELCOME BACK, {username.toUpperCase()}
+            {greeting}
           </p>
           {/* Focusable from script only, as PageHeader's heading is. */}
           <h1
@@ -167,7 +176,7 @@ export function HomePage({ user }: { user: PublicUser }) {
   return (
     <>
       <Banner
-        username={user.username}
+        greeting={greetingOf(user.username, user.createdAt)}
         onCreate={openCreate}
         onQuickMatch={openQuickMatch}
         createButtonRef={bannerCreateButton}

@@ -79,10 +79,15 @@ describe('player page', () => {
     );
   });
 
-  it('is the app’s not-found page for an unknown or closed account', async () => {
+  it('is the app’s not-found page, naming the player, for an unknown or closed account', async () => {
     serve();
     renderApp('/players/nobody');
-    expect(await screen.findByRole('heading', { name: 'NOT FOUND' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'PLAYER NOT FOUND' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'No player is called nobody: the name may be mistyped, or the account closed.',
+      ),
+    ).toBeInTheDocument();
   });
 });
 

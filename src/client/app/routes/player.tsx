@@ -11,7 +11,7 @@ import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { recordLine } from '#client/features/challenges/lib/record-line.ts';
 import { usePlayer } from '#client/features/players/api/get-player.ts';
 import { formatDateTime, formatDollars, formatMonthYear } from '#client/lib/format.ts';
-import { NotFoundPage } from './not-found.tsx';
+import { NotFound } from './not-found.tsx';
 
 function Stat({ label, value }: { label: string; value: string | number }) {
   return (
@@ -142,11 +142,18 @@ function ResultsCard({ player }: { player: PlayerProfile }) {
 /**
  * /players/{username} (docs/challenges.md#finding-an-opponent): when they joined, their record, the
  * games they play most and their last results; no contact data, no balance. An unknown or closed
- * account is the app's not-found page.
+ * account is the app's not-found page, naming the player.
  */
 export function PlayerPage({ username }: { username: string }) {
   const player = usePlayer(username);
-  if (player.data === null) return <NotFoundPage />;
+  if (player.data === null) {
+    return (
+      <NotFound
+        title="PLAYER NOT FOUND"
+        description={`No player is called ${username}: the name may be mistyped, or the account closed.`}
+      />
+    );
+  }
 
   return (
     <>

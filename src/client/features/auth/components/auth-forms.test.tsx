@@ -83,7 +83,10 @@ describe('register form', () => {
   it('registers with the cleaned-up fields and lands on the home page', async () => {
     const fetchMock = anonymousWith(({ url }) =>
       url === '/api/register'
-        ? jsonResponse(201, makeUser({ username: 'new_player' }))
+        ? jsonResponse(
+            201,
+            makeUser({ username: 'new_player', createdAt: new Date().toISOString() }),
+          )
         : jsonResponse(404, {}),
     );
     const user = await openRegisterTab();
@@ -95,7 +98,7 @@ describe('register form', () => {
     await user.click(screen.getByRole('checkbox', { name: /21 or older/ }));
     await user.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
 
-    expect(await screen.findByText('WELCOME BACK, NEW_PLAYER')).toBeInTheDocument();
+    expect(await screen.findByText('WELCOME, NEW_PLAYER')).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledWith(
       '/api/register',
       expect.objectContaining({

@@ -112,7 +112,7 @@ export function UploadLicenseDialog({ label }: { label: string }) {
         <DialogHeader>
           <DialogTitle>Upload Driver&apos;s License</DialogTitle>
           <DialogDescription>
-            We verify every player&apos;s identity and age before larger payouts.
+            We verify every player&apos;s identity and age before their first payout.
           </DialogDescription>
         </DialogHeader>
         <UploadLicenseForm onUploaded={() => setOpen(false)} />

@@ -36,8 +36,24 @@ function isTransferKind(kind: string): kind is TransferKind {
   return (TRANSFER_KINDS as readonly string[]).includes(kind);
 }
 
-export function transactionKindLabel(kind: string): string {
-  if (isTransferKind(kind)) return KIND_LABELS[kind];
+/** A tournament's money in its own words: its entry fee is no challenge stake. */
+const TOURNAMENT_LABELS: Partial<Record<TransferKind, string>> = {
+  stake: 'Tournament entry',
+  refund: 'Tournament entry refunded',
+  prize: 'Tournament prize',
+};
+
+export function transactionKindLabel(
+  kind: string,
+  reference: Transaction['reference'] = null,
+): string {
+  if (!isTransferKind(kind)) return tidied(kind);
+  return (
+    (reference?.type === 'tournament' ? TOURNAMENT_LABELS[kind] : undefined) ?? KIND_LABELS[kind]
+  );
+}
+
+function tidied(kind: string): string {
   const words = kind.replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -47,7 +63,9 @@ function TransactionRow({ transaction }: { transaction: Transaction }) {
   return (
     <li className="flex items-start justify-between gap-4 py-3">
       <div className="min-w-0 space-y-0.5">
-        <p className="font-medium text-slate-100">{transactionKindLabel(transaction.kind)}</p>
+        <p className="font-medium text-slate-100">
+          {transactionKindLabel(transaction.kind, reference)}
+        </p>
         <p className="text-xs text-slate-400">
           <time dateTime={transaction.createdAt}>{formatDateTime(transaction.createdAt)}</time>
           {reference?.type === 'challenge' && (
@@ -58,6 +76,17 @@ function TransactionRow({ transaction }: { transaction: Transaction }) {
                 className="whitespace-nowrap text-accent underline-offset-4 hover:underline"
               >
                 Challenge #{reference.id}
+              </Link>
+            </>
+          )}
+          {reference?.type === 'tournament' && (
+            <>
+              {' · '}
+              <Link
+                href={`/tournaments/${reference.id}`}
+                className="whitespace-nowrap text-accent underline-offset-4 hover:underline"
+              >
+                Tournament #{reference.id}
               </Link>
             </>
           )}
