@@ -26,6 +26,7 @@ ALTER TABLE "device_sign_ins" ADD CONSTRAINT "device_sign_ins_user_id_users_id_f
 CREATE INDEX "cleared_account_links_high_user_id_idx" ON "cleared_account_links" USING btree ("high_user_id");--> statement-breakpoint
 CREATE INDEX "device_sign_ins_device_idx" ON "device_sign_ins" USING btree ("device_hash","last_signed_in_at");--> statement-breakpoint
 CREATE INDEX "device_sign_ins_last_signed_in_at_idx" ON "device_sign_ins" USING btree ("last_signed_in_at");--> statement-breakpoint
+CREATE INDEX "users_admins_idx" ON "users" USING btree ("id") WHERE "users"."is_admin";--> statement-breakpoint
 -- Quick match passes over the challenges of accounts linked to the player by a device
 -- (docs/accounts.md#devices). The new argument has a default, so that a server still running the
 -- previous release calls the same function with seven.

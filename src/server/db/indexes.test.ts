@@ -8,6 +8,8 @@ import {
   findSessionUser,
   revokeUserSessions,
 } from '#server/features/accounts/sessions.ts';
+import { deviceLinksOf, linkedAccountsOf } from '#server/features/accounts/device-links.ts';
+import { deleteSessions, listSessions } from '#server/features/accounts/devices.ts';
 import { listUsersWithBalances } from '#server/features/admin/repository.ts';
 import {
   countChallenges,
@@ -103,6 +105,14 @@ const FILL = [
   `insert into sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
      select md5('s' || g), g, now(), now(), now() + interval '30 days'
      from generate_series(1, ${ROWS}) g`,
+  // Each account on a device of its own, one in a thousand sharing its neighbour's.
+  `insert into device_sign_ins (user_id, device_hash, first_signed_in_at, last_signed_in_at,
+       user_agent, ip_address)
+     select g, md5('d' || case when g % 1000 = 0 then g - 1 else g end), now(), now(),
+       'Mozilla/5.0 Chrome/131.0.0.0', '10.0.0.1'
+     from generate_series(1, ${ROWS}) g`,
+  `insert into cleared_account_links (low_user_id, high_user_id, note, cleared_at)
+     select g - 1, g, 'brothers', now() from generate_series(4, ${ROWS}, 4) g`,
   `insert into challenges (creator_id, acceptor_id, winner_id, amount_cents, game, gamer_tag,
        phone_number, console, status, creator_score, acceptor_score, prize_cents, fee_cents,
        completed_at)
@@ -412,6 +422,13 @@ describe.runIf(onPostgres)('every list and lookup path uses an index (100,000 ro
       },
     ],
     ['sessions of a user revoked', (db) => revokeUserSessions(db, 99_999)],
+    ['the accounts a player may not play', (db) => linkedAccountsOf(db, 31_000, 30, now)],
+    ['the device links on a player page', (db) => deviceLinksOf(db, 31_000, 30, now)],
+    ['a device signed out', (db) => deleteSessions(db, 99_998, { only: 99_998 })],
+    [
+      'a player’s devices',
+      (db) => listSessions(db, 99_997, null, { idleMs: 3_600_000, maxAgeMs: 86_400_000 }, now),
+    ],
     ['user by username', (db) => findUserByUsername(db, 'Player_31337')],
     ['user by id', (db) => findUserById(db, 31_337)],
     ['users with balances, a page', (db) => listUsersWithBalances(db, { limit: 50, offset: 500 })],

@@ -5,7 +5,13 @@ import { onPostgres, openTestDatabase } from '#tests/helpers/database.ts';
 import { seqScansOf } from '#tests/helpers/query-plans.ts';
 import { paymentsQuery, payoutsQuery } from './exports.ts';
 import { buildOverview, rangeBounds } from './overview.ts';
-import { findLopsidedPairs, findSharedDevices, findUnplayedWithdrawals } from '../risk/risk.ts';
+import {
+  findLopsidedPairs,
+  findSharedDevices,
+  findSharedNetworks,
+  findUnplayedWithdrawals,
+  riskFlagsOf,
+} from '../risk/risk.ts';
 import { transfersQuery } from '../ledger/reports.ts';
 
 /**
@@ -25,6 +31,15 @@ const FILL = [
      select md5('s' || g), g, ${SPREAD}, ${SPREAD}, now() + interval '30 days',
        '10.' || (g % 250) || '.' || (g / 250 % 250) || '.1', 'Browser/' || (g % 5000)
      from generate_series(1, ${ROWS}) g`,
+  // Each account on a device of its own, one in a thousand sharing its neighbour's; 250 carrier
+  // addresses; one browser build for everyone (docs/accounts.md#devices).
+  `insert into device_sign_ins (user_id, device_hash, first_signed_in_at, last_signed_in_at,
+       user_agent, ip_address)
+     select g, md5('d' || case when g % 1000 = 0 then g - 1 else g end), ${SPREAD}, ${SPREAD},
+       'Mozilla/5.0 Chrome/131.0.0.0', '10.' || (g % 250) || '.0.1'
+     from generate_series(1, ${ROWS}) g`,
+  `insert into cleared_account_links (low_user_id, high_user_id, note, cleared_at)
+     select g - 1, g, 'brothers', now() from generate_series(4, ${ROWS}, 4) g`,
   `insert into challenges (creator_id, acceptor_id, winner_id, amount_cents, game, gamer_tag,
        phone_number, console, status, created_at, accepted_at, completed_at, dispute_reason)
      select g, (g % ${ROWS}) + 1, case when g % 2 = 0 then g else (g % ${ROWS}) + 1 end, 500,
@@ -98,7 +113,10 @@ describe.runIf(onPostgres)('the insights read through indexes (100,000 rows)', (
     ['the transfers export with postings', (db) => queryRows(db, transfersQuery(start, end))],
     ['the payments export', (db) => queryRows(db, paymentsQuery(start, end))],
     ['the payouts export', (db) => queryRows(db, payoutsQuery(start, end))],
-    ['accounts sharing an address or a browser', (db) => findSharedDevices(db, settings, now)],
+    ['accounts sharing a device', (db) => findSharedDevices(db, settings, now)],
+    ['the devices of one player', (db) => findSharedDevices(db, settings, now, 31_000)],
+    ['accounts sharing a network', (db) => findSharedNetworks(db, settings, now)],
+    ['the risk flags of one player', (db) => riskFlagsOf(db, settings, now, 31_000)],
     ['one-sided pairs', (db) => findLopsidedPairs(db, settings, now)],
     ['deposits withdrawn unplayed', (db) => findUnplayedWithdrawals(db, settings, now)],
   ];

@@ -152,14 +152,20 @@ export async function findSharedNetworks(
         select distinct ip_address as address, user_id from device_sign_ins
           where last_signed_in_at >= ${since}::timestamptz and ip_address is not null
             and user_id not in (select id from users where is_admin)
+      ),
+      grouped as (
+        select address, array_agg(user_id order by user_id) as ids from seen
+        group by address
+        having count(*) >= ${settings.sharedAccountsMin}
+        order by count(*) desc, address
+        limit ${ROWS_SHOWN}
       )
-      select s.address, array_agg(s.user_id order by s.user_id) as ids,
-        array_agg(u.username order by s.user_id) as names
-      from seen s join users u on u.id = s.user_id
-      group by s.address
-      having count(*) >= ${settings.sharedAccountsMin}
-      order by count(*) desc, s.address
-      limit ${ROWS_SHOWN}`,
+      -- Names only for the addresses shown, each by its primary key.
+      select g.address, g.ids,
+        array(select u.username from unnest(g.ids) with ordinality as i(id, n)
+          join users u on u.id = i.id order by i.n) as names
+      from grouped g
+      order by cardinality(g.ids) desc, g.address`,
   );
   return rows.map((row) => ({ address: row.address, players: players(row.ids, row.names) }));
 }
