@@ -26,8 +26,12 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
       <Tabs defaultValue="overview">
         <div className="-mx-4 overflow-x-auto px-4 pb-1 sm:mx-0 sm:px-0">
           {/* Columns sized to their labels (not equal, as two tabs use): the longest label would
-              otherwise widen all ten past the page. Spare width on a desktop is shared out. */}
-          <TabsList aria-label="Admin sections" className="w-full min-w-max auto-cols-auto!">
+              otherwise widen all ten past the page. On a phone the row scrolls; from a laptop's
+              width it wraps, so that no tab is cut off at the edge. */}
+          <TabsList
+            aria-label="Admin sections"
+            className="w-full min-w-max auto-cols-auto! lg:flex lg:min-w-0 lg:flex-wrap"
+          >
             <TabsTrigger value="overview">OVERVIEW</TabsTrigger>
             <TabsTrigger value="users">USERS</TabsTrigger>
             <TabsTrigger value="completed">COMPLETED CHALLENGES</TabsTrigger>

@@ -1,8 +1,9 @@
+import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { loginBodySchema, PublicUser } from '#shared/contracts/auth.ts';
 import type { z } from '#shared/validation.ts';
 import { loadedOnce, postJson } from '#client/lib/api-client.ts';
-import { toast } from '#client/lib/toast.ts';
+import { toast, type ToastHandle } from '#client/lib/toast.ts';
 import { setSessionUser } from './session-cache.ts';
 
 export type LoginInput = z.output<typeof loginBodySchema>;
@@ -26,13 +27,23 @@ export const needsSecondStep = (result: LoginResult): result is { twoFactorRequi
 
 export function useLogin() {
   const queryClient = useQueryClient();
+  // A failure's toast is stale once the player tries again: it must not outlive a success.
+  const failure = useRef<ToastHandle | null>(null);
   return useMutation({
+    onMutate: () => {
+      failure.current?.dismiss();
+      failure.current = null;
+    },
     mutationFn: login,
     onSuccess: (result) => {
       if (!needsSecondStep(result)) setSessionUser(queryClient, result);
     },
     onError: (error) => {
-      toast({ title: 'Login failed', description: error.message, variant: 'destructive' });
+      failure.current = toast({
+        title: 'Login failed',
+        description: error.message,
+        variant: 'destructive',
+      });
     },
   });
 }

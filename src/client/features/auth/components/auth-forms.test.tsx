@@ -10,7 +10,7 @@ import {
   stubFetch,
   type FetchHandler,
 } from '#client/test-utils/render-app.tsx';
-import { findToast } from '#client/test-utils/toasts.ts';
+import { findToast, visibleToasts } from '#client/test-utils/toasts.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -138,6 +138,42 @@ describe('register form', () => {
     );
     const toast = await findToast('Registration failed');
     expect(toast).toHaveTextContent(`400: ${AUTH_MESSAGES.usernameTaken}`);
+  });
+
+  it('closes the Registration failed toast when the next try succeeds', async () => {
+    let attempts = 0;
+    anonymousWith(({ url }) => {
+      if (url !== '/api/register') return jsonResponse(404, {});
+      attempts += 1;
+      return attempts === 1
+        ? jsonResponse(400, {
+            code: 'USERNAME_TAKEN',
+            message: AUTH_MESSAGES.usernameTaken,
+            fields: { username: AUTH_MESSAGES.usernameTaken },
+          })
+        : jsonResponse(
+            201,
+            makeUser({ username: 'free_name', createdAt: new Date().toISOString() }),
+          );
+    });
+    const user = await openRegisterTab();
+    await user.type(screen.getByLabelText('Username'), 'taken_name');
+    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.type(screen.getByLabelText('Phone Number'), '5551234567');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'State' }), 'Ohio');
+    await user.click(screen.getByRole('checkbox', { name: /21 or older/ }));
+    await user.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+    await findToast('Registration failed');
+
+    await user.clear(screen.getByLabelText('Username'));
+    await user.type(screen.getByLabelText('Username'), 'free_name');
+    await user.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+    expect(await screen.findByText('WELCOME, FREE_NAME')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        visibleToasts().filter((item) => item.textContent?.includes('Registration failed')),
+      ).toEqual([]),
+    );
   });
 
   it('shows a refused state under the State field (docs/responsible-play.md)', async () => {
