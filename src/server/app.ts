@@ -16,6 +16,9 @@ import { toHttpError } from './errors.ts';
 import { dataExportRoutes } from './procedures/data-export/routes.ts';
 import { accountClosingRoutes } from './procedures/account-closing/routes.ts';
 import { standingRoutes } from './procedures/standing/routes.ts';
+import { chargebackRecorder } from './procedures/chargebacks/disputes.ts';
+import { startChargebackWorker } from './procedures/chargebacks/debt-sweep.ts';
+import { chargebackRoutes } from './procedures/chargebacks/routes.ts';
 import {
   accountSecurityRoutes,
   authRoutes,
@@ -116,6 +119,11 @@ export interface BuildAppOptions {
    * it.
    */
   tournamentsEveryMs?: number;
+  /**
+   * How often debts are paid from money that reached a debtor's wallet by a one-statement
+   * transfer (docs/chargebacks.md); unset, no worker runs (tests call its pass). The server sets it.
+   */
+  chargebacksEveryMs?: number;
   /**
    * Where mail goes: with a transport, a worker delivers the outbox every `mailEveryMs` (10 s by
    * default) and at once when mail a person waits for is queued. Without one, mail stays queued.
@@ -226,13 +234,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(insightsRoutes(ctx));
   await app.register(payoutRoutes(ctx, { sendEveryMs: options.sendPayoutsEveryMs }));
   await app.register(
-    paymentRoutes(
-      ctx,
-      options.reconcilePaymentsEveryMs
-        ? { reconcileEveryMs: options.reconcilePaymentsEveryMs }
-        : {},
-    ),
+    paymentRoutes(ctx, {
+      disputes: chargebackRecorder(ctx, app.log),
+      reconcileEveryMs: options.reconcilePaymentsEveryMs,
+    }),
   );
+  await app.register(chargebackRoutes(ctx));
   const fileStore = createLocalFileStore(env.DATA_DIR);
   await app.register(challengeRoutes(ctx, fileStore));
   await app.register(uploadRoutes(ctx, fileStore, [challengeFileReaders, matchFileReaders]));
@@ -250,6 +257,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       stopFairPlay = startFairPlayWorker(ctx, app.log, everyMs);
     });
     app.addHook('onClose', async () => stopFairPlay?.());
+  }
+  if (options.chargebacksEveryMs) {
+    const everyMs = options.chargebacksEveryMs;
+    let stopChargebacks: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopChargebacks = startChargebackWorker(ctx, app.log, everyMs);
+    });
+    app.addHook('onClose', async () => stopChargebacks?.());
   }
   if (options.tournamentsEveryMs) {
     const everyMs = options.tournamentsEveryMs;

@@ -39,6 +39,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   TOURNAMENT_NOT_OPEN: 409,
   TOURNAMENT_FULL: 409,
   LINKED_ACCOUNTS: 409,
+  MONEY_LOCKED: 403,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

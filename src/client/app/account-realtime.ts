@@ -55,8 +55,8 @@ export function applyAccountEvent(
       void readAgain(queryClient, tournamentsQueryKey);
       return;
     case 'NOTIFICATION':
-      // The bell's count and list read afresh. A suspension set or lifted, or a break taken in
-      // another tab, changes what the app offers, so the user is read again too.
+      // The bell's count and list read afresh. A suspension or money lock set or lifted, or a
+      // break taken in another tab, changes what the app offers, so the user is read again too.
       void readAgain(queryClient, notificationsQueryKey);
       // A payout moved on its way out (docs/payouts.md): the payouts page shows its new stage.
       if (event.notification.kind.startsWith('payout_'))
@@ -64,7 +64,9 @@ export function applyAccountEvent(
       if (
         event.notification.kind === 'account_suspended' ||
         event.notification.kind === 'suspension_lifted' ||
-        event.notification.kind === 'play_break_started'
+        event.notification.kind === 'play_break_started' ||
+        event.notification.kind === 'money_locked' ||
+        event.notification.kind === 'money_lock_lifted'
       ) {
         void refreshSessionUser(queryClient);
       }

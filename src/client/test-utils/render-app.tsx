@@ -30,6 +30,8 @@ export function makeUser(overrides: Partial<PublicUser> = {}): PublicUser {
     twoFactorEnabled: false,
     state: null,
     playBreak: null,
+    debt: 0,
+    moneyLock: null,
     ...overrides,
   };
 }

@@ -39,7 +39,12 @@ describe('the names statements are prepared under', () => {
 
   it('prepares the calls that create, accept and quick-match a challenge', () => {
     const now = new Date('2026-11-26T12:00:00Z');
-    const seen = { suspendedAt: null, suspendedUntil: null, playBreakUntil: null };
+    const seen = {
+      suspendedAt: null,
+      suspendedUntil: null,
+      playBreakUntil: null,
+      moneyLockedAt: null,
+    };
     const terms = {
       stakeCents: 500n,
       game: 'Chess',

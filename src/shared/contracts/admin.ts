@@ -222,6 +222,11 @@ export const AUDIT_ACTIONS = [
    * (docs/accounts.md#devices): they may play each other.
    */
   'user.link_cleared',
+  /**
+   * An admin lifted the money lock a card dispute set, once the player owed nothing
+   * (docs/chargebacks.md).
+   */
+  'user.money_lock_lifted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -77,5 +77,10 @@ export const ERROR_CODES = [
    * acceptance, a direct challenge or a tournament entry refused.
    */
   'LINKED_ACCOUNTS',
+  /**
+   * A card deposit, stake, entry or payout refused while a disputed card payment locks the
+   * player's money (docs/chargebacks.md); the message gives the reason.
+   */
+  'MONEY_LOCKED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

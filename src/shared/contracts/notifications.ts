@@ -28,6 +28,10 @@ export const NOTIFICATION_KINDS = [
   'tournament_result',
   'tournament_cancelled',
   'tournament_finished',
+  /** A disputed card payment locked the player's money, or an admin lifted it (docs/chargebacks.md). */
+  'money_locked',
+  'money_lock_lifted',
+  'card_dispute_won',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -5,6 +5,9 @@ import { z } from '../validation.ts';
 // signed-in user is checked against this contract before the browser first draws it, and that
 // check should not have to build every other schema first.
 
+/** A disputed card payment's lock on the player's money (docs/chargebacks.md); see `../money-lock.ts`. */
+export const moneyLockSchema = z.object({ reason: z.string(), since: z.string() });
+
 /** An admin's suspension of the player (docs/fair-play.md); see `../suspension.ts`. */
 export const suspensionSchema = z.object({
   reason: z.string(),
@@ -57,5 +60,11 @@ export const publicUserSchema = z.object({
   state: z.string().nullable(),
   /** Set during the player's own time-out or self-exclusion: no deposits, creating, accepting. */
   playBreak: playBreakSchema.nullable(),
+  /**
+   * What the player owes after a chargeback, in dollars; 0 when nothing (docs/chargebacks.md).
+   */
+  debt: z.number(),
+  /** Set while a disputed card payment locks the player's money; null otherwise. */
+  moneyLock: moneyLockSchema.nullable(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;

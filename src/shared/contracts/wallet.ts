@@ -28,6 +28,12 @@ export const TRANSFER_KINDS = [
   'payout_release',
   'adjustment',
   'unclaimed',
+  /** A disputed card payment taken back by the bank (docs/chargebacks.md). */
+  'chargeback',
+  /** A chargeback undone: the dispute was won. */
+  'chargeback_reversal',
+  /** Money that reached a player who owes paying the debt first. */
+  'debt_repayment',
 ] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 

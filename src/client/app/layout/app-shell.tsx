@@ -6,7 +6,7 @@ import { useUser } from '#client/features/auth/api/get-user.ts';
 import { SubmittedResultsProvider } from '#client/features/challenges/components/results-modal.tsx';
 import { useAccountRealtime } from '../use-account-realtime.ts';
 import { ScrollControls } from './scroll-controls.tsx';
-import { PlayBreakBanner, SuspensionBanner } from './suspension-banner.tsx';
+import { MoneyLockBanner, PlayBreakBanner, SuspensionBanner } from './suspension-banner.tsx';
 import { TopBar } from './top-bar.tsx';
 import { useRefreshWhenPauseEnds } from './use-refresh-when-pause-ends.ts';
 
@@ -94,6 +94,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       {user && <TopBar user={user} />}
       {user?.suspension && <SuspensionBanner suspension={user.suspension} />}
       {user?.playBreak && !user.suspension && <PlayBreakBanner playBreak={user.playBreak} />}
+      {user?.moneyLock && <MoneyLockBanner lock={user.moneyLock} debt={user.debt} />}
       <main
         id="main"
         tabIndex={-1}

@@ -106,3 +106,36 @@ describe('the break banner', () => {
     expect(reads.mock.calls.length).toBeGreaterThan(readsBefore);
   });
 });
+
+describe('the money lock banner', () => {
+  const LOCK = {
+    reason: 'a card payment of $40.00 was disputed',
+    since: '2026-11-28T12:00:00.000Z',
+  };
+
+  it('says why the money is locked, what the player owes and how to repay', async () => {
+    serve(() => makeUser({ moneyLock: LOCK, debt: 12.5 }));
+    renderApp('/');
+    const banner = await screen.findByRole('region', { name: 'Money locked' });
+    expect(banner).toHaveTextContent('MONEY LOCKED');
+    expect(banner).toHaveTextContent(
+      "Your account's money is locked because a card payment of $40.00 was disputed",
+    );
+    expect(banner).toHaveTextContent('You owe $12.50.');
+    expect(banner).toHaveTextContent('a crypto deposit repays it');
+  });
+
+  it('says so when nothing is owed, and is absent without a lock', async () => {
+    let current = makeUser({ moneyLock: LOCK, debt: 0 });
+    serve(() => current);
+    const view = renderApp('/');
+    expect(await screen.findByRole('region', { name: 'Money locked' })).toHaveTextContent(
+      'You owe nothing.',
+    );
+    view.unmount();
+    current = makeUser();
+    renderApp('/');
+    await screen.findByTitle('$ Blue Coins');
+    expect(screen.queryByRole('region', { name: 'Money locked' })).toBeNull();
+  });
+});

@@ -48,6 +48,15 @@ export const ledgerAccounts = pgTable(
       'ledger_accounts_non_negative',
       sql`${table.kind} = 'user' or ${table.allowNegative} or ${table.balanceCents} >= 0`,
     ),
+    // A player's debt is a receivable's negative balance; the house never owes through one.
+    check(
+      'ledger_accounts_receivable_not_positive',
+      sql`${table.kind} <> 'receivable' or ${table.balanceCents} <= 0`,
+    ),
+    // The debtors, few among all players: the debt sweep and the overview read them here.
+    index('ledger_accounts_debts_idx')
+      .on(table.userId)
+      .where(sql`kind = 'receivable' and balance_cents <> 0`),
   ],
 );
 

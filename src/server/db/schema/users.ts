@@ -62,6 +62,13 @@ export const users = pgTable(
      */
     playBreakKind: text('play_break_kind', { enum: PLAY_BREAK_KINDS }),
     playBreakUntil: timestamp('play_break_until', { withTimezone: true }),
+    /**
+     * The money lock (docs/chargebacks.md): set when a card payment of the player's is disputed,
+     * with the reason they are shown; no card deposit, stake, entry or payout while it holds. Only
+     * an admin lifts it, once the player owes nothing.
+     */
+    moneyLockedAt: timestamp('money_locked_at', { withTimezone: true }),
+    moneyLockReason: text('money_lock_reason'),
   },
   (table) => [
     // Usernames are unique whatever their case: "Alice" and "alice" are one player.
@@ -74,6 +81,10 @@ export const users = pgTable(
     index('users_admins_idx')
       .on(table.id)
       .where(sql`${table.isAdmin}`),
+    check(
+      'users_money_lock_whole',
+      sql`(${table.moneyLockedAt} is null) = (${table.moneyLockReason} is null)`,
+    ),
     check(
       'users_play_break_whole',
       sql`(${table.playBreakKind} is null) = (${table.playBreakUntil} is null)`,

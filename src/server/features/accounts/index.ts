@@ -41,9 +41,13 @@ export {
   STANDING_COLUMNS,
   findChallengeableUser,
   isSuspended,
+  liftMoneyLock,
+  lockMoney,
+  moneyLockOf,
   playBreakOf,
   readStanding,
   requireCashPlayAllowed,
+  requireMoneyUnlocked,
   suspensionOf,
   type StandingColumns,
 } from './standing.ts';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { User } from '../../db/schema/users.ts';
 import { getUserBalances, totalCents, ZERO_BALANCES, type UserBalances } from '../ledger/index.ts';
-import { playBreakOf, suspensionOf } from './standing.ts';
+import { moneyLockOf, playBreakOf, suspensionOf } from './standing.ts';
 
 /** Whether the account's current address was proven by a mailed link: only then is it mailed. */
 export function hasVerifiedEmail(user: User): user is User & { email: string } {
@@ -34,6 +34,8 @@ export function toPublicUser(
     twoFactorEnabled: user.totpSecret !== null,
     state: user.state,
     playBreak: playBreakOf(user, now),
+    debt: centsToDollarNumber(balances.debtCents),
+    moneyLock: moneyLockOf(user),
   };
 }
 

@@ -87,7 +87,7 @@ async function acceptedMatch(creator: Player, acceptor: Player, stakeCents: bigi
         opponentId: null,
         now: new Date(),
       },
-      { suspendedAt: null, suspendedUntil: null, playBreakUntil: null },
+      { suspendedAt: null, suspendedUntil: null, playBreakUntil: null, moneyLockedAt: null },
     ),
   );
   if (!outcome?.changed) throw new Error('the challenge was not created');

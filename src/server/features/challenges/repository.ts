@@ -247,11 +247,15 @@ export interface NewChallenge {
   now: Date;
 }
 
-/** A player's suspension and break as they were read and judged, which a write relies on. */
+/**
+ * A player's suspension, break and money lock as they were read and judged, which a write relies
+ * on.
+ */
 export interface SeenStanding {
   suspendedAt: Date | null;
   suspendedUntil: Date | null;
   playBreakUntil: Date | null;
+  moneyLockedAt: Date | null;
 }
 
 /** A notification written by a challenge call's own statement: SQL over the `call` rows. */
@@ -285,9 +289,9 @@ export function acceptedNews(challengeId: SQL): { title: SQL; body: SQL; dedupeK
 }
 
 /**
- * The player's row (id and username) if their suspension and break are still as `seen`, locked
- * `for key share`; no row otherwise, and the call built on it does nothing. A suspension or a
- * break cancels its player's open challenges in its own transaction, holding their row `for
+ * The player's row (id and username) if their suspension, break and money lock are still as
+ * `seen`, locked `for key share`; no row otherwise, and the call built on it does nothing. A
+ * money lock takes the row `for update` too. A suspension or a break cancels its player's open challenges in its own transaction, holding their row `for
  * update`: this lock waits for it and then finds the row changed, or holds it off until the call
  * has committed, where the sweep then finds what the call made.
  */
@@ -297,6 +301,7 @@ function playerAsSeen(userId: number, seen: SeenStanding): SQL {
         and u.suspended_at is not distinct from ${seen.suspendedAt?.toISOString() ?? null}::timestamptz
         and u.suspended_until is not distinct from ${seen.suspendedUntil?.toISOString() ?? null}::timestamptz
         and u.play_break_until is not distinct from ${seen.playBreakUntil?.toISOString() ?? null}::timestamptz
+        and u.money_locked_at is not distinct from ${seen.moneyLockedAt?.toISOString() ?? null}::timestamptz
       for key share`;
 }
 

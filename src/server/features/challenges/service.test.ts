@@ -115,6 +115,7 @@ describe('a challenge that changes between the read and the write', () => {
     expect(await getUserBalances(t.database.db, acceptor)).toEqual({
       availableCents: 0n,
       underReviewCents: 1900n,
+      debtCents: 0n,
     });
     const settlements = await t.database.db
       .select()

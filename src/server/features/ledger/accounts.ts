@@ -3,7 +3,8 @@
  * decides whether the account may go below zero. Only the house's adjustment account and the
  * outside world (`external:*`) may: money that enters from outside leaves those accounts negative.
  */
-export type AccountKind = 'user' | 'escrow' | 'review' | 'payout_hold' | 'house' | 'external';
+export type AccountKind =
+  'user' | 'escrow' | 'review' | 'payout_hold' | 'receivable' | 'house' | 'external';
 
 export interface AccountDescription {
   kind: AccountKind;
@@ -30,6 +31,11 @@ export const tournamentEscrow = (tournamentId: number): string =>
  */
 export const challengeReview = (challengeId: number): string => `review:challenge:${challengeId}`;
 export const payoutHold = (payoutId: number): string => `payout:hold:${payoutId}`;
+/**
+ * What a player owes the house (docs/chargebacks.md): a chargeback their wallet could not cover.
+ * The house holds it, so its balance is the debt below zero, and never above it (a CHECK).
+ */
+export const playerReceivable = (userId: number): string => `receivable:user:${userId}`;
 
 const FIXED_ACCOUNTS: Record<string, AccountDescription> = {
   [HOUSE_FEES]: { kind: 'house', allowNegative: false, userId: null },
@@ -50,6 +56,9 @@ export function describeAccount(key: string): AccountDescription | null {
   // Its owner is recorded when the settlement opens it; later transfers leave it as it is.
   if (/^review:challenge:[1-9]\d*$/.test(key))
     return { kind: 'review', allowNegative: false, userId: null };
+  const receivable = /^receivable:user:([1-9]\d*)$/.exec(key);
+  if (receivable?.[1])
+    return { kind: 'receivable', allowNegative: true, userId: Number(receivable[1]) };
   if (/^payout:hold:[1-9]\d*$/.test(key))
     return { kind: 'payout_hold', allowNegative: false, userId: null };
   return null;

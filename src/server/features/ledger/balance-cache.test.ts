@@ -14,7 +14,11 @@ function countingDatabase(...balances: bigint[]) {
     execute: async () => {
       const cents = balances[Math.min(reads, balances.length - 1)] ?? 0n;
       reads += 1;
-      return { rows: [{ user_id: 1, available_cents: String(cents), under_review_cents: '0' }] };
+      return {
+        rows: [
+          { user_id: 1, available_cents: String(cents), under_review_cents: '0', debt_cents: '0' },
+        ],
+      };
     },
   } as unknown as Executor;
   return { db, reads: () => reads };
@@ -63,7 +67,9 @@ describe('BalanceCache', () => {
     const reading = cache.balancesOf(slow, 1, 0);
     // The transfer commits and its event arrives while the read is on its way back.
     cache.handle(balanceEvent(1));
-    answer({ rows: [{ user_id: 1, available_cents: '500', under_review_cents: '0' }] });
+    answer({
+      rows: [{ user_id: 1, available_cents: '500', under_review_cents: '0', debt_cents: '0' }],
+    });
     expect((await reading).availableCents).toBe(500n);
     expect(cache.size).toBe(0);
     // A read that nothing overtook is kept.

@@ -9,9 +9,18 @@ import { queryRows, sqlArray, type Executor } from '../../db/client.ts';
 export interface UserBalances {
   availableCents: bigint;
   underReviewCents: bigint;
+  /**
+   * What the player owes the house after a chargeback (docs/chargebacks.md), above zero; not part
+   * of `balance`, which stays the money they have.
+   */
+  debtCents: bigint;
 }
 
-export const ZERO_BALANCES: UserBalances = { availableCents: 0n, underReviewCents: 0n };
+export const ZERO_BALANCES: UserBalances = {
+  availableCents: 0n,
+  underReviewCents: 0n,
+  debtCents: 0n,
+};
 
 export const totalCents = (balances: UserBalances): bigint =>
   balances.availableCents + balances.underReviewCents;
@@ -28,10 +37,16 @@ const underReviewSql = (userId: SQL | AnyColumn): SQL =>
   sql`coalesce((select sum(r.balance_cents) from ledger_accounts r
     where r.user_id = ${userId} and r.kind = 'review' and r.balance_cents <> 0), 0)`;
 
+/** What the player owes: their receivable's balance below zero, found by its key. */
+const debtSql = (userId: SQL | AnyColumn): SQL =>
+  sql`coalesce((select -d.balance_cents from ledger_accounts d
+    where d.key = 'receivable:user:' || ${userId}), 0)`;
+
 /** The SQL of one player's balances, for a statement that selects users. */
 export const balanceColumns = (userId: SQL): SQL => sql`
   ${walletSql(userId)}::text as available_cents,
-  ${underReviewSql(userId)}::text as under_review_cents`;
+  ${underReviewSql(userId)}::text as under_review_cents,
+  ${debtSql(userId)}::text as debt_cents`;
 
 /**
  * The SPEC's `balance` of the player whose id is `userId`, for a statement that selects users:
@@ -47,6 +62,7 @@ interface BalanceRow {
   user_id: number;
   available_cents: string;
   under_review_cents: string;
+  debt_cents: string;
 }
 
 /** Several players' balances in one statement; a player with no ledger account has zero. */
@@ -65,6 +81,7 @@ export async function getUsersBalances(
     balances.set(Number(row.user_id), {
       availableCents: BigInt(row.available_cents),
       underReviewCents: BigInt(row.under_review_cents),
+      debtCents: BigInt(row.debt_cents),
     });
   }
   return balances;

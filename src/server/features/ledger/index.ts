@@ -11,6 +11,7 @@ export {
   challengeEscrow,
   challengeReview,
   payoutHold,
+  playerReceivable,
   tournamentEscrow,
   userWallet,
 } from './accounts.ts';
@@ -23,6 +24,7 @@ export {
   totalCents,
   type UserBalances,
 } from './balances.ts';
+export { debtorsWithMoney, lockWalletAndDebt } from './debts.ts';
 export { checkLedgerInvariants } from './invariants.ts';
 export {
   POSTED_COLUMNS,

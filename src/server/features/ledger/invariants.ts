@@ -11,7 +11,8 @@ export interface InvariantReport {
  * every transfer sums to zero, so all postings do; each cached balance equals the sum of its
  * postings; no account that may not go negative is negative; no finished challenge's or
  * tournament's escrow still holds money; no settled result's review account does; no ended
- * payout's hold does.
+ * payout's hold does; no receivable is above zero; each card dispute was charged back once,
+ * and reversed once if (and only if) it was won.
  */
 export async function checkLedgerInvariants(db: Executor): Promise<InvariantReport> {
   const problems: string[] = [];
@@ -111,6 +112,45 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
   );
   for (const row of heldPayouts) {
     problems.push(`${row.key} still holds ${row.balance} cents but the payout is ${row.status}`);
+  }
+
+  // A receivable holds what a player owes (docs/chargebacks.md): below zero or empty, never above.
+  const owing = await queryRows<{ key: string; balance: string }>(
+    db,
+    sql`
+    select key, balance_cents::text as balance from ledger_accounts
+    where kind = 'receivable' and balance_cents > 0 limit 50`,
+  );
+  for (const row of owing) problems.push(`${row.key} is above zero: ${row.balance} cents`);
+
+  // Each dispute took its amount back to the card network once, and gave it back once if won.
+  const cardMoved = (keyPrefix: string) => sql`(select sum(p.amount_cents) from ledger_transfers t
+      join ledger_postings p on p.transfer_id = t.id
+      join ledger_accounts a on a.id = p.account_id and a.key = 'external:card'
+      where t.idempotency_key = ${keyPrefix} || d.provider_dispute_id)`;
+  const disputes = await queryRows<{
+    dispute: string;
+    outcome: string;
+    amount: string;
+    taken: string | null;
+    returned: string | null;
+  }>(
+    db,
+    sql`
+    select d.provider_dispute_id as dispute, d.outcome, d.amount_cents::text as amount,
+      taken.cents::text as taken, returned.cents::text as returned
+    from card_disputes d
+    cross join lateral (select ${cardMoved('chargeback:')} as cents) taken
+    cross join lateral (select -${cardMoved('chargeback-reversal:')} as cents) returned
+    where taken.cents is distinct from d.amount_cents
+      or returned.cents is distinct from (case when d.outcome = 'won' then d.amount_cents end)
+    limit 50`,
+  );
+  for (const row of disputes) {
+    problems.push(
+      `dispute ${row.dispute} (${row.outcome}) of ${row.amount} cents: charged back ` +
+        `${row.taken ?? 'nothing'}, returned ${row.returned ?? 'nothing'}`,
+    );
   }
 
   return { ok: problems.length === 0, problems };

@@ -4,8 +4,9 @@ import { queryRows, sqlArray, type Executor } from '../../db/client.ts';
 import { brokenCheck, sqlState, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import type { EventBus } from '../../lib/event-bus.ts';
-import { describeAccount } from './accounts.ts';
+import { describeAccount, playerReceivable, userWallet } from './accounts.ts';
 import { getUsersBalances, totalCents, type UserBalances } from './balances.ts';
+import { lockWalletAndDebt } from './debts.ts';
 
 /** `debit` takes money out of the account, `credit` puts it in. Amounts are positive cents. */
 export interface Entry {
@@ -154,6 +155,16 @@ export interface Ledger {
    * resolves. `kind` is the kind of that transfer, which the metrics count.
    */
   postWith<T>(db: Executor, kind: TransferKind, statement: SQL): Promise<PostedWith<T>>;
+  /**
+   * Pays what the player owes (docs/chargebacks.md) from their wallet, as far as it reaches, in
+   * the caller's transaction: null when they owe nothing or have nothing. `post` does it by
+   * itself after every transfer that puts money in a debtor's wallet.
+   */
+  repayDebt(
+    uow: UnitOfWork,
+    userId: number,
+    idempotencyKey: string,
+  ): Promise<TransferResult | null>;
 }
 
 /** Runs a posting statement, turning the database's refusals into the errors they stand for. */
@@ -218,20 +229,66 @@ export function createLedger(bus: EventBus): Ledger {
       underReviewCents: money.underReviewCents.toString(),
     });
 
+  async function postOne(uow: UnitOfWork, input: TransferInput): Promise<TransferResult> {
+    validate(input);
+    const rows = await runPosting<PostedColumns>(
+      uow.tx,
+      sql`select ${POSTED_COLUMNS} from ${ledgerPostCall(input)}`,
+    );
+    const posted = postedResult(rows);
+    if (!posted) throw new Error(`ledger_post answered nothing for ${input.idempotencyKey}`);
+    const { touchedUsers, ...result } = posted;
+    const userBalances = await getUsersBalances(uow.tx, [...touchedUsers]);
+    for (const [userId, money] of userBalances) uow.afterCommit(balanceEvent(userId, money));
+    return { ...result, userBalances };
+  }
+
+  async function repayDebt(
+    uow: UnitOfWork,
+    userId: number,
+    idempotencyKey: string,
+  ): Promise<TransferResult | null> {
+    const { walletCents, debtCents } = await lockWalletAndDebt(uow.tx, userId);
+    const amountCents = walletCents < debtCents ? walletCents : debtCents;
+    if (amountCents <= 0n) return null;
+    return postOne(uow, {
+      idempotencyKey,
+      kind: 'debt_repayment',
+      reference: { type: 'user', id: userId },
+      entries: [
+        { account: userWallet(userId), direction: 'debit', amountCents },
+        { account: playerReceivable(userId), direction: 'credit', amountCents },
+      ],
+    });
+  }
+
+  /** The players whose wallet `input` credited while they owe: their money pays the debt first. */
+  const creditedDebtors = (input: TransferInput, result: TransferResult): number[] =>
+    [...result.userBalances]
+      .filter(
+        ([userId, money]) =>
+          money.debtCents > 0n &&
+          money.availableCents > 0n &&
+          input.entries.some(
+            (entry) => entry.direction === 'credit' && entry.account === userWallet(userId),
+          ),
+      )
+      .map(([userId]) => userId);
+
   return {
     async post(uow, input) {
-      validate(input);
-      const rows = await runPosting<PostedColumns>(
-        uow.tx,
-        sql`select ${POSTED_COLUMNS} from ${ledgerPostCall(input)}`,
-      );
-      const posted = postedResult(rows);
-      if (!posted) throw new Error(`ledger_post answered nothing for ${input.idempotencyKey}`);
-      const { touchedUsers, ...result } = posted;
-      const userBalances = await getUsersBalances(uow.tx, [...touchedUsers]);
-      for (const [userId, money] of userBalances) uow.afterCommit(balanceEvent(userId, money));
+      const result = await postOne(uow, input);
+      if (result.replayed || input.kind === 'debt_repayment') return result;
+      const debtors = creditedDebtors(input, result);
+      if (debtors.length === 0) return result;
+      for (const userId of debtors) {
+        await repayDebt(uow, userId, `debt-repayment:${result.transferId}:${userId}`);
+      }
+      const userBalances = await getUsersBalances(uow.tx, [...result.userBalances.keys()]);
       return { ...result, userBalances };
     },
+
+    repayDebt,
 
     async postWith<T>(db: Executor, _kind: TransferKind, statement: SQL) {
       const rows = await runPosting<T & PostedColumns>(db, statement);

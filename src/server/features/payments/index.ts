@@ -4,6 +4,8 @@
  */
 export { NowPaymentsError, createNowPaymentsClient } from './providers/nowpayments-client.ts';
 export { verifyNowPaymentsSignature } from './providers/nowpayments-signature.ts';
-export { PaymentProviderError } from './providers/types.ts';
+export { PaymentProviderError, type CardDisputeReport } from './providers/types.ts';
+export { findPayment, lockPayment } from './repository.ts';
 export { paymentRoutes } from './routes.ts';
+export type { DisputeRecorder } from './service.ts';
 export { toPaymentRecord } from './view.ts';

@@ -29,6 +29,7 @@ import {
   createCryptoDeposit,
   createCryptoStatusCheck,
   recordManualCryptoDeposit,
+  type DisputeRecorder,
   type PaymentDeps,
 } from './service.ts';
 import { paymentWebhookRoutes } from './webhook-routes.ts';
@@ -51,7 +52,10 @@ const idempotencyHeaderSchema = z.object({
  * here, the providers' webhooks and the sandbox's stand-in pages in their own plugins.
  */
 export const paymentRoutes =
-  (ctx: AppContext, options: { reconcileEveryMs?: number } = {}): FastifyPluginAsyncZod =>
+  (
+    ctx: AppContext,
+    options: { disputes: DisputeRecorder; reconcileEveryMs?: number | undefined },
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const providers = selectPaymentProviders(ctx.env, ctx.db, ctx.clock);
     const deps: PaymentDeps = { ctx, providers, log: app.log };
@@ -206,6 +210,6 @@ export const paymentRoutes =
       },
     );
 
-    await app.register(paymentWebhookRoutes(deps));
+    await app.register(paymentWebhookRoutes(deps, options.disputes));
     await app.register(sandboxPaymentRoutes(deps));
   };

@@ -10,7 +10,7 @@ import {
 } from '#shared/contracts/payments.ts';
 import type { AppContext } from '../../context.ts';
 import type { NewPayment, Payment } from '../../db/schema/payments.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { hitRateLimit, type RateRule } from '../../lib/rate-limiter.ts';
 import { lockPlayerDeposits, requireWithinDepositLimits } from '../responsible-gaming/index.ts';
@@ -30,6 +30,7 @@ import { sandboxIntentIdOf } from './providers/sandbox-card-provider.ts';
 import {
   PaymentProviderError,
   UNPAID_INTENT_STATUSES,
+  type CardDisputeReport,
   type CardIntent,
   type CryptoPaymentRecord,
 } from './providers/types.ts';
@@ -53,6 +54,19 @@ export interface PaymentDeps {
   ctx: AppContext;
   providers: PaymentProviders;
   log: FastifyBaseLogger;
+}
+
+/**
+ * What happens to a card dispute a provider reports (docs/chargebacks.md): the chargebacks
+ * procedure, handed to the payment routes by the app, since it spans payouts and accounts too.
+ * It runs in the transaction that records the webhook event, so a redelivery finds it done.
+ */
+export interface DisputeRecorder {
+  record(
+    uow: UnitOfWork,
+    provider: 'stripe' | 'sandbox-card',
+    report: CardDisputeReport,
+  ): Promise<void>;
 }
 
 type Kind = 'card' | 'crypto';
@@ -124,7 +138,10 @@ async function requireDepositAllowed(
   amountCents: bigint,
 ): Promise<void> {
   const { ctx } = deps;
-  await requireCashPlayAllowed(ctx.db, userId, ctx.clock());
+  // A crypto deposit is how a player whose money is locked repays (docs/chargebacks.md).
+  await requireCashPlayAllowed(ctx.db, userId, ctx.clock(), undefined, {
+    repaying: kind === 'crypto',
+  });
   const enabled = kind === 'card' ? ctx.env.CARD_PAYMENTS_ENABLED : ctx.env.CRYPTO_PAYMENTS_ENABLED;
   if (!enabled) throw unavailable(kind);
   await throttle(deps, ctx.rateLimits.paymentCreatePerUser, userId);
@@ -145,7 +162,9 @@ async function recordNewDeposit(deps: PaymentDeps, values: NewPayment): Promise<
     const stored = await findPayment(tx, values.provider, values.providerPaymentId);
     if (stored) return stored;
     const now = ctx.clock();
-    await requireCashPlayAllowed(tx, values.userId, now);
+    await requireCashPlayAllowed(tx, values.userId, now, undefined, {
+      repaying: values.method === 'crypto',
+    });
     await requireWithinDepositLimits(tx, values.userId, values.requestedAmountCents, now);
     return insertPayment(tx, values);
   });
@@ -273,10 +292,14 @@ export async function endUnpaidIntent(deps: PaymentDeps, intentId: string): Prom
   return settlePayment(deps.ctx, cardUpdate(card.name, intent, { recordIfMissing: false }));
 }
 
-/** Stripe's webhook: a signed event, handled once; `payment_intent.*` events settle payments. */
+/**
+ * Stripe's webhook: a signed event, handled once; `payment_intent.*` events settle payments,
+ * `charge.dispute.*` events go to the dispute recorder.
+ */
 export async function handleStripeWebhook(
   deps: PaymentDeps,
   stripe: StripeCardProvider,
+  disputes: DisputeRecorder,
   input: { rawBody: Buffer; signature: string | undefined },
 ): Promise<void> {
   const secret = deps.ctx.env.STRIPE_WEBHOOK_SECRET;
@@ -308,6 +331,10 @@ export async function handleStripeWebhook(
   }
   const result = await inTransaction(deps.ctx.db, async (uow) => {
     if (!(await recordWebhookEvent(uow.tx, 'stripe', event.id, event.type))) return null;
+    if (event.dispute) {
+      await disputes.record(uow, 'stripe', event.dispute);
+      return null;
+    }
     if (!intent || intent.userId === null) return null;
     return applyPaymentUpdate(
       deps.ctx,

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
 import { z } from '#shared/validation.ts';
-import { handleNowPaymentsIpn, handleStripeWebhook, type PaymentDeps } from './service.ts';
+import {
+  handleNowPaymentsIpn,
+  handleStripeWebhook,
+  type DisputeRecorder,
+  type PaymentDeps,
+} from './service.ts';
 
 const WEBHOOK_BODY_BYTES_MAX = 512 * 1024;
 
@@ -21,7 +26,7 @@ const responses = {
  * when its real provider is configured: the sandboxes have no webhooks.
  */
 export const paymentWebhookRoutes =
-  (deps: PaymentDeps): FastifyPluginAsyncZod =>
+  (deps: PaymentDeps, disputes: DisputeRecorder): FastifyPluginAsyncZod =>
   async (app) => {
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser(
@@ -43,7 +48,7 @@ export const paymentWebhookRoutes =
           },
         },
         async (request) => {
-          await handleStripeWebhook(deps, card, {
+          await handleStripeWebhook(deps, card, disputes, {
             rawBody: request.body,
             signature: request.headers['stripe-signature'],
           });

@@ -4,5 +4,5 @@
  */
 export { listOwnPayouts, lockPendingPayoutsOf } from './repository.ts';
 export { payoutRoutes } from './routes.ts';
-export { applyPayoutDecision } from './stages.ts';
+export { applyPayoutDecision, returnWaitingPayouts } from './stages.ts';
 export { toPayoutView, toPayoutViewForAdmin } from './view.ts';

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { payouts, type Payout, type PayoutMethod } from '../../db/schema/payouts.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
+import { lockUser, requireMoneyUnlocked } from '../accounts/index.ts';
 import { recordAudit } from '../audit/index.ts';
 import { payoutHold, userWallet } from '../ledger/index.ts';
 import { PaymentProviderError } from '../payments/index.ts';
@@ -57,6 +58,11 @@ async function requirePayoutAllowed(
   amountCents: bigint,
 ): Promise<void> {
   await uow.tx.execute(sql`select pg_advisory_xact_lock(${PAYOUT_LOCK_CLASS}, ${userId})`);
+  // Shared, so that a card dispute's lock (which takes the row for update, and then returns the
+  // payouts waiting) comes wholly before this request or wholly after it (docs/chargebacks.md).
+  const user = await lockUser(uow.tx, userId, 'share');
+  if (!user) throw new Error(`user ${userId} has a session but no row`);
+  requireMoneyUnlocked(user);
   if (ctx.env.KYC_REQUIRED_FOR_PAYOUT && !(await hasApprovedIdentity(uow, userId))) {
     throw new AppError('IDENTITY_NOT_VERIFIED', PAYOUT_MESSAGES.identityRequired);
   }

@@ -361,7 +361,12 @@ describe('suspending', () => {
   it('a creation guarded by a suspension that has since changed creates nothing', async () => {
     const suspect = await player(20);
     await suspend(suspect.user.id, { reason: 'Fraud' });
-    const seenBefore = { suspendedAt: null, suspendedUntil: null, playBreakUntil: null };
+    const seenBefore = {
+      suspendedAt: null,
+      suspendedUntil: null,
+      playBreakUntil: null,
+      moneyLockedAt: null,
+    };
     const rows = await queryRows(
       t.database.db,
       createChallengeCall(

@@ -711,6 +711,31 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: adminOnly(404),
     },
   ],
+  'POST /api/admin/users/:id/money-lock/lift': [
+    {
+      // No card payment of `player` was disputed: for an admin, nothing to lift.
+      target: 'player, whose money is not locked',
+      request: (w) => post(`/api/admin/users/${w.actor('player').id}/money-lock/lift`, {}),
+      expect: adminOnly(409),
+    },
+  ],
+  // The sandbox's bank (docs/chargebacks.md). Disputing a real payment would lock `player`'s
+  // money for the rest of the matrix: these target payments and disputes that do not exist.
+  'POST /api/sandbox/card/disputes': [
+    {
+      target: 'a payment never made',
+      request: () => post('/api/sandbox/card/disputes', { paymentIntentId: 'pi_sandbox_none' }),
+      expect: adminOnly(404),
+    },
+  ],
+  'POST /api/sandbox/card/disputes/:id/close': [
+    {
+      target: 'a dispute never opened',
+      request: () =>
+        post(`/api/sandbox/card/disputes/dp_sandbox_${'0'.repeat(24)}/close`, { status: 'won' }),
+      expect: adminOnly(404),
+    },
+  ],
   'GET /api/admin/challenges': [
     { request: () => get('/api/admin/challenges'), expect: adminOnly(200) },
   ],

@@ -25,6 +25,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'tournament.cancel': 'Tournament cancelled',
   'tournament.resolve': 'Tournament match decided',
   'user.link_cleared': 'Link between accounts cleared',
+  'user.money_lock_lifted': 'Money lock lifted',
 };
 
 export function auditActionLabel(action: AuditAction): string {

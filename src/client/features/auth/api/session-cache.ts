@@ -41,14 +41,17 @@ export function refreshSessionUser(queryClient: QueryClient): Promise<void> {
 }
 
 /**
- * After a refusal because the account is suspended (docs/fair-play.md) or on a break
- * (docs/responsible-play.md, taken in another tab): the pause may be newer than the page, so the
- * user is read again, and the banner that explains it appears.
+ * After a refusal because the account is suspended (docs/fair-play.md), on a break
+ * (docs/responsible-play.md, taken in another tab) or its money locked (docs/chargebacks.md): the
+ * pause may be newer than the page, so the user is read again, and the banner that explains it
+ * appears.
  */
 export function refreshIfSuspended(queryClient: QueryClient, error: unknown): void {
   if (
     error instanceof ApiError &&
-    (error.code === 'ACCOUNT_SUSPENDED' || error.code === 'PLAY_PAUSED')
+    (error.code === 'ACCOUNT_SUSPENDED' ||
+      error.code === 'PLAY_PAUSED' ||
+      error.code === 'MONEY_LOCKED')
   ) {
     void refreshSessionUser(queryClient);
   }

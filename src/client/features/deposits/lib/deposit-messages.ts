@@ -21,12 +21,13 @@ export const DEPOSIT_TITLES = {
   accountSuspended: 'ACCOUNT SUSPENDED',
   depositLimit: 'DEPOSIT LIMIT REACHED',
   playPaused: 'DEPOSITS PAUSED',
+  moneyLocked: 'MONEY LOCKED',
 } as const;
 
 /**
  * The heading of a refusal aimed at the player's own account (docs/fair-play.md,
- * docs/responsible-play.md): a suspension, a deposit limit they set, or their time-out or
- * self-exclusion; null for any other answer.
+ * docs/responsible-play.md, docs/chargebacks.md): a suspension, a deposit limit they set, their
+ * time-out or self-exclusion, or a card dispute's lock; null for any other answer.
  */
 export function accountRefusalTitle(code: string | undefined): string | null {
   switch (code) {
@@ -36,6 +37,8 @@ export function accountRefusalTitle(code: string | undefined): string | null {
       return DEPOSIT_TITLES.depositLimit;
     case 'PLAY_PAUSED':
       return DEPOSIT_TITLES.playPaused;
+    case 'MONEY_LOCKED':
+      return DEPOSIT_TITLES.moneyLocked;
     default:
       return null;
   }

@@ -30,6 +30,9 @@ const KIND_LABELS: Record<TransferKind, string> = {
   payout_release: 'Payout returned',
   adjustment: 'Balance adjustment',
   unclaimed: 'Unclaimed funds',
+  chargeback: 'Card payment disputed',
+  chargeback_reversal: 'Dispute won: money returned',
+  debt_repayment: 'Debt repaid',
 };
 
 function isTransferKind(kind: string): kind is TransferKind {

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import {
   PaymentProviderError,
+  type CardDisputeReport,
   type CardIntent,
   type CardProvider,
   type CreatedCardIntent,
@@ -17,12 +18,14 @@ export interface StripeCardProviderOptions {
   maxNetworkRetries?: number;
 }
 
-/** A Stripe webhook event reduced to what deposits need. */
+/** A Stripe webhook event reduced to what deposits and disputes need. */
 export interface CardWebhookEvent {
   id: string;
   type: string;
   /** The PaymentIntent as the event saw it, for `payment_intent.*` events; null otherwise. */
   intent: CardIntent | null;
+  /** The dispute as the event saw it, for `charge.dispute.*` events; null otherwise. */
+  dispute: CardDisputeReport | null;
 }
 
 export class InvalidWebhookSignatureError extends Error {
@@ -54,6 +57,21 @@ function toCardIntent(intent: Stripe.PaymentIntent): CardIntent {
     amountReceivedCents: centsOf(intent.amount_received),
     currency: intent.currency.toLowerCase(),
     userId: userId !== undefined && USER_ID_PATTERN.test(userId) ? Number(userId) : null,
+  };
+}
+
+function toDisputeReport(dispute: Stripe.Dispute, type: string): CardDisputeReport {
+  const intent = dispute.payment_intent;
+  const dueBy = dispute.evidence_details.due_by;
+  return {
+    disputeId: dispute.id,
+    paymentIntentId: typeof intent === 'string' ? intent : (intent?.id ?? null),
+    amountCents: centsOf(dispute.amount),
+    currency: dispute.currency.toLowerCase(),
+    reason: dispute.reason,
+    status: dispute.status,
+    evidenceDueBy: dueBy === null ? null : new Date(dueBy * 1000),
+    fundsReinstated: type === 'charge.dispute.funds_reinstated',
   };
 }
 
@@ -164,9 +182,25 @@ export function createStripeCardProvider(options: StripeCardProviderOptions): St
         case 'payment_intent.processing':
         case 'payment_intent.payment_failed':
         case 'payment_intent.canceled':
-          return { id: event.id, type: event.type, intent: toCardIntent(event.data.object) };
+          return {
+            id: event.id,
+            type: event.type,
+            intent: toCardIntent(event.data.object),
+            dispute: null,
+          };
+        case 'charge.dispute.created':
+        case 'charge.dispute.updated':
+        case 'charge.dispute.closed':
+        case 'charge.dispute.funds_withdrawn':
+        case 'charge.dispute.funds_reinstated':
+          return {
+            id: event.id,
+            type: event.type,
+            intent: null,
+            dispute: toDisputeReport(event.data.object, event.type),
+          };
         default:
-          return { id: event.id, type: event.type, intent: null };
+          return { id: event.id, type: event.type, intent: null, dispute: null };
       }
     },
   };

@@ -30,6 +30,26 @@ export interface CardIntent {
   userId: number | null;
 }
 
+/**
+ * A card dispute as the provider reports it (Stripe's Dispute object, or the sandbox's): each
+ * report carries the whole dispute as it stands, so reports can be applied in any order.
+ */
+export interface CardDisputeReport {
+  disputeId: string;
+  /** The disputed payment; null for a charge this app did not make through a PaymentIntent. */
+  paymentIntentId: string | null;
+  amountCents: bigint;
+  /** Lower-case ISO 4217 code. */
+  currency: string;
+  /** The bank's reason: `fraudulent`, `product_not_received`, … */
+  reason: string;
+  /** Stripe's words: `warning_needs_response`, `needs_response`, `under_review`, `won`, `lost`, … */
+  status: string;
+  evidenceDueBy: Date | null;
+  /** The money came back to the platform (`charge.dispute.funds_reinstated`): the dispute is won. */
+  fundsReinstated: boolean;
+}
+
 export interface CreatedCardIntent extends CardIntent {
   clientSecret: string;
 }

@@ -139,6 +139,59 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   });
 }
 
+/** A Stripe Dispute object as Stripe's API and its `charge.dispute.*` events write it. */
+export interface FakeDispute {
+  id: string;
+  object: 'dispute';
+  amount: number;
+  balance_transactions: unknown[];
+  charge: string;
+  created: number;
+  currency: string;
+  evidence_details: {
+    due_by: number | null;
+    has_evidence: boolean;
+    past_due: boolean;
+    submission_count: number;
+  };
+  is_charge_refundable: boolean;
+  livemode: false;
+  metadata: Record<string, string>;
+  payment_intent: string | null;
+  reason: string;
+  status: string;
+}
+
+/** A dispute of a paid intent, as the bank opens it: the whole amount, a week to answer. */
+export function fakeDispute(
+  intent: Pick<FakeIntent, 'id' | 'amount_received' | 'currency'>,
+  overrides: Partial<FakeDispute> = {},
+): FakeDispute {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    id: `dp_${randomBytes(12).toString('hex')}`,
+    object: 'dispute',
+    amount: intent.amount_received,
+    balance_transactions: [],
+    charge: `ch_${randomBytes(12).toString('hex')}`,
+    created: now,
+    currency: intent.currency,
+    evidence_details: {
+      due_by: now + 7 * 86_400,
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+    },
+    is_charge_refundable: false,
+    livemode: false,
+    metadata: {},
+    payment_intent: intent.id,
+    reason: 'fraudulent',
+    status: 'needs_response',
+    ...overrides,
+  };
+}
+
 /** A signed Stripe webhook delivery, made with the `stripe` package's own test helper. */
 export function signedStripeEvent(
   secret: string,

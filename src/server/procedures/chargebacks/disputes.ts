@@ -1,0 +1,243 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { formatCents } from '#shared/money.ts';
+import { disputedPaymentReason, moneyLockMessage } from '#shared/money-lock.ts';
+import type { AppContext } from '../../context.ts';
+import {
+  cardDisputes,
+  type CardDispute,
+  type DisputeOutcome,
+} from '../../db/schema/card-disputes.ts';
+import type { Payment } from '../../db/schema/payments.ts';
+import type { UnitOfWork } from '../../db/transaction.ts';
+import { AppError } from '../../errors.ts';
+import { lockMoney, lockUser } from '../../features/accounts/index.ts';
+import {
+  EXTERNAL_CARD,
+  HOUSE_UNCLAIMED,
+  lockWalletAndDebt,
+  playerReceivable,
+  userWallet,
+  type Entry,
+} from '../../features/ledger/index.ts';
+import { notify } from '../../features/notifications/index.ts';
+import {
+  lockPayment,
+  type CardDisputeReport,
+  type DisputeRecorder,
+} from '../../features/payments/index.ts';
+import { returnWaitingPayouts } from '../../features/payouts/index.ts';
+
+type CardProviderName = 'stripe' | 'sandbox-card';
+
+/** Stripe's statuses of a dispute decided for the platform; an inquiry closed is one too. */
+const WON_STATUSES: ReadonlySet<string> = new Set(['won', 'warning_closed']);
+
+const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/** How a report ends a dispute, if it does. */
+function outcomeOf(report: CardDisputeReport): Exclude<DisputeOutcome, 'open'> | null {
+  if (report.fundsReinstated || WON_STATUSES.has(report.status)) return 'won';
+  if (report.status === 'lost') return 'lost';
+  return null;
+}
+
+async function lockDispute(
+  uow: UnitOfWork,
+  provider: CardProviderName,
+  disputeId: string,
+): Promise<CardDispute | undefined> {
+  const [row] = await uow.tx
+    .select()
+    .from(cardDisputes)
+    .where(and(eq(cardDisputes.provider, provider), eq(cardDisputes.providerDisputeId, disputeId)))
+    .limit(1)
+    .for('update');
+  return row;
+}
+
+/** A transfer's entries without those that would move nothing. */
+const entriesOf = (entries: Entry[]): Entry[] => entries.filter((entry) => entry.amountCents > 0n);
+
+/**
+ * Takes a disputed payment's money back (docs/chargebacks.md), in the caller's transaction, with
+ * the player's row locked first: their payouts that have not left go back to the wallet; the
+ * wallet pays what it can and the rest becomes their debt; their money is locked. Escrows and
+ * credits under review stay where they are, so an innocent opponent's match goes on.
+ */
+async function chargeBack(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  payment: Payment,
+  disputeId: string,
+  amountCents: bigint,
+): Promise<bigint> {
+  const user = await lockUser(uow.tx, payment.userId, 'update');
+  if (!user) throw new Error(`payment ${payment.id} names user ${payment.userId}, who has no row`);
+  const reason = disputedPaymentReason(formatCents(amountCents));
+  await returnWaitingPayouts(ctx, uow, user.id, reason);
+  const { walletCents } = await lockWalletAndDebt(uow.tx, user.id);
+  const fromWallet = smaller(walletCents, amountCents);
+  const transfer = await ctx.ledger.post(uow, {
+    idempotencyKey: `chargeback:${disputeId}`,
+    kind: 'chargeback',
+    reference: { type: 'payment', id: payment.id },
+    memo: reason,
+    entries: entriesOf([
+      { account: userWallet(user.id), direction: 'debit', amountCents: fromWallet },
+      {
+        account: playerReceivable(user.id),
+        direction: 'debit',
+        amountCents: amountCents - fromWallet,
+      },
+      { account: EXTERNAL_CARD, direction: 'credit', amountCents },
+    ]),
+  });
+  const now = ctx.clock();
+  const locked = await lockMoney(uow.tx, user, reason, now);
+  const lock = { reason: user.moneyLockReason ?? reason, since: now.toISOString() };
+  const owed = amountCents - fromWallet;
+  await notify(uow, ctx.bus, {
+    userId: user.id,
+    kind: 'money_locked',
+    title: 'A card payment of yours was disputed',
+    body:
+      `Your bank took back ${formatCents(amountCents)} you paid by card` +
+      (owed > 0n ? `; your balance covered part of it and you owe ${formatCents(owed)}. ` : '. ') +
+      (locked ? moneyLockMessage(lock) : ''),
+    dedupeKey: `money-locked:${disputeId}`,
+  });
+  uow.afterCommit(() => ctx.bus.publish({ type: 'user-changed', userId: user.id }));
+  return transfer.transferId;
+}
+
+/**
+ * Undoes a chargeback when the dispute is won: the money comes back from the card network, pays
+ * the player's debt first and then reaches their wallet (the house's unclaimed account for a
+ * closed account). The lock stays until an admin lifts it.
+ */
+async function reverseChargeBack(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  dispute: CardDispute,
+): Promise<void> {
+  const user = await lockUser(uow.tx, dispute.userId, 'update');
+  const { debtCents } = await lockWalletAndDebt(uow.tx, dispute.userId);
+  const toDebt = smaller(debtCents, dispute.amountCents);
+  const toPlayer = dispute.amountCents - toDebt;
+  await ctx.ledger.post(uow, {
+    idempotencyKey: `chargeback-reversal:${dispute.providerDisputeId}`,
+    kind: 'chargeback_reversal',
+    reference: { type: 'payment', id: dispute.paymentId },
+    reversesTransferId: dispute.chargebackTransferId,
+    entries: entriesOf([
+      { account: EXTERNAL_CARD, direction: 'debit', amountCents: dispute.amountCents },
+      { account: playerReceivable(dispute.userId), direction: 'credit', amountCents: toDebt },
+      {
+        account: user?.deletedAt ? HOUSE_UNCLAIMED : userWallet(dispute.userId),
+        direction: 'credit',
+        amountCents: toPlayer,
+      },
+    ]),
+  });
+  await notify(uow, ctx.bus, {
+    userId: dispute.userId,
+    kind: 'card_dispute_won',
+    title: 'A card dispute was decided in your favour',
+    body:
+      `The dispute of your card payment of ${formatCents(dispute.amountCents)} was won: ` +
+      'the money is back. Our team will lift the lock on your money.',
+    dedupeKey: `dispute-won:${dispute.providerDisputeId}`,
+  });
+}
+
+/**
+ * Applies one report of a card dispute (docs/chargebacks.md) in the caller's transaction. Each
+ * report carries the whole dispute, and each step happens once whatever the order and number of
+ * reports: the first report of a dispute charges the payment back (`chargeback:{disputeId}`),
+ * the first that says it was won reverses that (`chargeback-reversal:{disputeId}`), and a closed
+ * dispute keeps its outcome. A second dispute of one payment changes nothing.
+ */
+export async function recordDispute(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  log: FastifyBaseLogger,
+  provider: CardProviderName,
+  report: CardDisputeReport,
+): Promise<CardDispute | null> {
+  const context = { disputeId: report.disputeId, paymentIntentId: report.paymentIntentId };
+  if (report.paymentIntentId === null || report.currency !== 'usd') {
+    log.warn(context, 'card dispute ignored: not a USD payment of ours');
+    return null;
+  }
+  const payment = await lockPayment(uow.tx, provider, report.paymentIntentId);
+  if (!payment || payment.method !== 'card') {
+    log.warn(context, 'card dispute ignored: no such card payment');
+    return null;
+  }
+  const now = ctx.clock();
+  let dispute = await lockDispute(uow, provider, report.disputeId);
+  if (!dispute) {
+    const [other] = await uow.tx
+      .select({ id: cardDisputes.providerDisputeId })
+      .from(cardDisputes)
+      .where(eq(cardDisputes.paymentId, payment.id))
+      .limit(1);
+    if (other) {
+      log.warn({ ...context, firstDisputeId: other.id }, 'second dispute of a payment ignored');
+      return null;
+    }
+    if (payment.creditedAmountCents === null) {
+      // Stripe disputes only a paid charge: our record of it is a moment behind. Failing makes
+      // Stripe deliver the event again.
+      throw new AppError('SERVICE_UNAVAILABLE', 'The disputed payment is not credited yet.');
+    }
+    const amountCents = smaller(report.amountCents, payment.creditedAmountCents);
+    if (amountCents <= 0n) {
+      log.warn(context, 'card dispute ignored: nothing to take back');
+      return null;
+    }
+    const chargebackTransferId = await chargeBack(ctx, uow, payment, report.disputeId, amountCents);
+    const [inserted] = await uow.tx
+      .insert(cardDisputes)
+      .values({
+        provider,
+        providerDisputeId: report.disputeId,
+        paymentId: payment.id,
+        userId: payment.userId,
+        amountCents,
+        reason: report.reason,
+        providerStatus: report.status,
+        chargebackTransferId,
+        evidenceDueBy: report.evidenceDueBy,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!inserted) throw new Error(`dispute ${report.disputeId} was not stored`);
+    dispute = inserted;
+  }
+  if (dispute.outcome !== 'open') return dispute;
+  const outcome = outcomeOf(report);
+  if (outcome === 'won') await reverseChargeBack(ctx, uow, dispute);
+  const [updated] = await uow.tx
+    .update(cardDisputes)
+    .set({
+      providerStatus: report.status,
+      evidenceDueBy: report.evidenceDueBy ?? dispute.evidenceDueBy,
+      updatedAt: now,
+      ...(outcome ? { outcome, closedAt: now } : {}),
+    })
+    .where(eq(cardDisputes.id, dispute.id))
+    .returning();
+  return updated ?? dispute;
+}
+
+/** The recorder the payment routes hand Stripe's dispute events to. */
+export function chargebackRecorder(ctx: AppContext, log: FastifyBaseLogger): DisputeRecorder {
+  return {
+    async record(uow, provider, report) {
+      await recordDispute(ctx, uow, log, provider, report);
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CHARGEBACK_MESSAGES,
+  liftMoneyLockBodySchema,
+  liftMoneyLockParamsSchema,
+  liftMoneyLockResponseSchema,
+  sandboxDisputeBodySchema,
+  sandboxDisputeCloseBodySchema,
+  sandboxDisputeCloseResponseSchema,
+  sandboxDisputeParamsSchema,
+  sandboxDisputeResponseSchema,
+} from '#shared/contracts/chargebacks.ts';
+import { errorBodySchema } from '#shared/contracts/errors.ts';
+import type { AppContext } from '../../context.ts';
+import { cardDisputes } from '../../db/schema/card-disputes.ts';
+import { payments } from '../../db/schema/payments.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { AppError } from '../../errors.ts';
+import { findPayment } from '../../features/payments/index.ts';
+import { requireUser } from '../../plugins/access.ts';
+import { recordDispute } from './disputes.ts';
+import { liftMoneyLockByAdmin } from './money-lock.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+
+/** A bank's time to take evidence in the sandbox: Stripe's usual week or so. */
+const SANDBOX_EVIDENCE_DAYS = 7;
+const SANDBOX = 'sandbox-card';
+
+/**
+ * Card disputes (docs/chargebacks.md): the admin's LIFT LOCK and, while the card sandbox is the
+ * provider, its stand-ins for a bank's dispute and its close, which do what Stripe's events do.
+ */
+export const chargebackRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/admin/users/:id/money-lock/lift',
+      {
+        config: { access: 'admin' },
+        schema: {
+          params: liftMoneyLockParamsSchema,
+          body: liftMoneyLockBodySchema,
+          response: { 200: liftMoneyLockResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const admin = requireUser(request);
+        await liftMoneyLockByAdmin(ctx, {
+          adminId: admin.id,
+          userId: request.params.id,
+          note: request.body?.note || undefined,
+        });
+        return { message: CHARGEBACK_MESSAGES.lifted, userId: request.params.id };
+      },
+    );
+
+    if (ctx.env.STRIPE_SECRET_KEY) return;
+
+    app.post(
+      '/api/sandbox/card/disputes',
+      {
+        config: { access: 'admin' },
+        schema: {
+          body: sandboxDisputeBodySchema,
+          response: { 201: sandboxDisputeResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { paymentIntentId } = request.body;
+        const payment = await findPayment(ctx.db, SANDBOX, paymentIntentId);
+        if (!payment || payment.creditedAmountCents === null) {
+          throw new AppError('NOT_FOUND', CHARGEBACK_MESSAGES.paymentNotFound);
+        }
+        const id = `dp_sandbox_${randomBytes(12).toString('hex')}`;
+        const now = ctx.clock();
+        const dispute = await inTransaction(ctx.db, (uow) =>
+          recordDispute(ctx, uow, request.log, SANDBOX, {
+            disputeId: id,
+            paymentIntentId,
+            amountCents: payment.creditedAmountCents ?? 0n,
+            currency: payment.currency,
+            reason: 'fraudulent',
+            status: 'needs_response',
+            evidenceDueBy: new Date(now.getTime() + SANDBOX_EVIDENCE_DAYS * 86_400_000),
+            fundsReinstated: false,
+          }),
+        );
+        // Stripe allows one dispute per payment; the sandbox says so instead of changing nothing.
+        if (!dispute || dispute.providerDisputeId !== id) {
+          throw new AppError('CONFLICT', CHARGEBACK_MESSAGES.alreadyDisputed);
+        }
+        return reply.code(201).send({ id });
+      },
+    );
+
+    app.post(
+      '/api/sandbox/card/disputes/:id/close',
+      {
+        config: { access: 'admin' },
+        schema: {
+          params: sandboxDisputeParamsSchema,
+          body: sandboxDisputeCloseBodySchema,
+          response: { 200: sandboxDisputeCloseResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const [found] = await ctx.db
+          .select({ dispute: cardDisputes, paymentIntentId: payments.providerPaymentId })
+          .from(cardDisputes)
+          .innerJoin(payments, eq(payments.id, cardDisputes.paymentId))
+          .where(and(eq(cardDisputes.provider, SANDBOX), eq(cardDisputes.providerDisputeId, id)));
+        if (!found) throw new AppError('NOT_FOUND', CHARGEBACK_MESSAGES.disputeNotFound);
+        const { dispute, paymentIntentId } = found;
+        if (dispute.outcome !== 'open') {
+          throw new AppError('CONFLICT', CHARGEBACK_MESSAGES.alreadyClosed);
+        }
+        // Two closes at once: the first decides, and the second answers what it decided.
+        const closed = await inTransaction(ctx.db, (uow) =>
+          recordDispute(ctx, uow, request.log, SANDBOX, {
+            disputeId: id,
+            paymentIntentId,
+            amountCents: dispute.amountCents,
+            currency: 'usd',
+            reason: dispute.reason,
+            status: request.body.status,
+            evidenceDueBy: dispute.evidenceDueBy,
+            fundsReinstated: false,
+          }),
+        );
+        const status = closed && closed.outcome !== 'open' ? closed.outcome : request.body.status;
+        return { id, status };
+      },
+    );
+  };

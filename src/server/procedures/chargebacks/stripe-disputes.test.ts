@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { disputedPaymentReason } from '#shared/money-lock.ts';
+import { cardDisputes } from '#server/db/schema/card-disputes.ts';
+import {
+  createTestApp,
+  expectLedgerHealthy,
+  signUp,
+  type Agent,
+  type TestApp,
+} from '#tests/helpers/test-app.ts';
+import {
+  fakeDispute,
+  signedStripeEvent,
+  startFakeStripe,
+  type FakeDispute,
+  type FakeStripe,
+} from '../../features/payments/testing/fake-stripe.ts';
+import { CHALLENGE_BODY } from '../../security/testing/world.ts';
+
+const WEBHOOK_SECRET = 'whsec_test_disputes_0123456789';
+
+let stripe: FakeStripe;
+let t: TestApp;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  t = await createTestApp({
+    env: {
+      STRIPE_SECRET_KEY: 'sk_test_fake_key',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_fake_key',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: stripe.url,
+    },
+  });
+});
+afterEach(async () => {
+  await expectLedgerHealthy(t.database);
+});
+afterAll(async () => {
+  await t.close();
+  await stripe.close();
+});
+
+const eventId = () => `evt_${randomBytes(8).toString('hex')}`;
+
+function deliver(type: string, object: unknown, id = eventId()) {
+  const { payload, signature } = signedStripeEvent(WEBHOOK_SECRET, { id, type, object });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/stripe',
+    payload,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
+  });
+}
+
+async function delivered(type: string, object: unknown, id?: string): Promise<void> {
+  const response = await deliver(type, object, id);
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+/** A card deposit paid at the fake Stripe and credited by its webhook. */
+async function paidDeposit(agent: Agent, amount: string) {
+  const created = await agent.post('/api/create-payment-intent', { amount });
+  expect(created.statusCode).toBe(200);
+  const intent = stripe.succeed(created.json<{ paymentIntentId: string }>().paymentIntentId);
+  await delivered('payment_intent.succeeded', intent);
+  return intent;
+}
+
+async function moneyOf(agent: Agent) {
+  const body = (await agent.get('/api/user')).json<{
+    available: number;
+    debt: number;
+    moneyLock: { reason: string } | null;
+  }>();
+  return { available: body.available, debt: body.debt, locked: body.moneyLock !== null };
+}
+
+async function disputeRow(dispute: FakeDispute) {
+  const [row] = await t.database.db
+    .select()
+    .from(cardDisputes)
+    .where(eq(cardDisputes.providerDisputeId, dispute.id));
+  return row;
+}
+
+/** A player who paid $30 by card and staked $20 of it: a dispute leaves $20 of debt. */
+async function playerWhoStaked() {
+  const player = await signUp(t.app);
+  const intent = await paidDeposit(player.agent, '30');
+  const staked = await player.agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 20 });
+  expect(staked.statusCode).toBe(201);
+  return { ...player, intent };
+}
+
+describe("Stripe's dispute events", () => {
+  it('charge back once however often an event is delivered, and lock the money', async () => {
+    const { agent, intent } = await playerWhoStaked();
+    const dispute = fakeDispute(intent);
+    const id = eventId();
+    await delivered('charge.dispute.created', dispute, id);
+    await delivered('charge.dispute.created', dispute, id);
+    await delivered('charge.dispute.funds_withdrawn', dispute);
+    expect(await moneyOf(agent)).toEqual({ available: 0, debt: 20, locked: true });
+    expect(await disputeRow(dispute)).toMatchObject({
+      outcome: 'open',
+      amountCents: 3000n,
+      evidenceDueBy: new Date((dispute.evidence_details.due_by ?? 0) * 1000),
+    });
+    const user = (await agent.get('/api/user')).json<{ moneyLock: { reason: string } }>();
+    expect(user.moneyLock.reason).toBe(disputedPaymentReason('$30.00'));
+  });
+
+  it('charge back once when five events of one dispute arrive at once', async () => {
+    const { agent, intent } = await playerWhoStaked();
+    const dispute = fakeDispute(intent);
+    const answers = await Promise.all([
+      deliver('charge.dispute.created', dispute),
+      deliver('charge.dispute.funds_withdrawn', dispute),
+      deliver('charge.dispute.updated', { ...dispute, status: 'under_review' }),
+      deliver('charge.dispute.created', dispute),
+      deliver('charge.dispute.updated', dispute),
+    ]);
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    expect(await moneyOf(agent)).toEqual({ available: 0, debt: 20, locked: true });
+  });
+
+  it('reverse the chargeback when won, the debt first, and a late event changes nothing', async () => {
+    const { agent, intent } = await playerWhoStaked();
+    const dispute = fakeDispute(intent);
+    await delivered('charge.dispute.created', dispute);
+    await delivered('charge.dispute.updated', { ...dispute, status: 'under_review' });
+    await delivered('charge.dispute.funds_reinstated', { ...dispute, status: 'won' });
+    await delivered('charge.dispute.closed', { ...dispute, status: 'won' });
+    expect(await moneyOf(agent)).toEqual({ available: 10, debt: 0, locked: true });
+    await delivered('charge.dispute.updated', { ...dispute, status: 'needs_response' });
+    await delivered('charge.dispute.created', dispute);
+    expect(await moneyOf(agent)).toEqual({ available: 10, debt: 0, locked: true });
+    expect(await disputeRow(dispute)).toMatchObject({ outcome: 'won', providerStatus: 'won' });
+  });
+
+  it('take the money back from a close that arrives before the dispute was opened', async () => {
+    const { agent, intent } = await playerWhoStaked();
+    const dispute = fakeDispute(intent);
+    await delivered('charge.dispute.closed', { ...dispute, status: 'lost' });
+    await delivered('charge.dispute.created', dispute);
+    expect(await moneyOf(agent)).toEqual({ available: 0, debt: 20, locked: true });
+    expect(await disputeRow(dispute)).toMatchObject({ outcome: 'lost' });
+
+    const won = fakeDispute(intent);
+    await delivered('charge.dispute.closed', { ...won, status: 'won' });
+    // One payment, one dispute: the second changes nothing.
+    expect(await disputeRow(won)).toBeUndefined();
+    expect(await moneyOf(agent)).toEqual({ available: 0, debt: 20, locked: true });
+  });
+
+  it('ignore a dispute of a payment that is not ours, and unsigned deliveries', async () => {
+    const stranger = fakeDispute({ id: 'pi_not_ours', amount_received: 5000, currency: 'usd' });
+    await delivered('charge.dispute.created', stranger);
+    expect(await disputeRow(stranger)).toBeUndefined();
+
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      payload: JSON.stringify({ type: 'charge.dispute.created', data: { object: stranger } }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(unsigned.statusCode).toBe(400);
+  });
+
+  it('are not in the sandbox: with Stripe configured its dispute routes do not exist', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/card/disputes',
+      payload: { paymentIntentId: 'pi_x' },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});
