@@ -17,7 +17,6 @@ import { dataExportRoutes } from './procedures/data-export/routes.ts';
 import { accountClosingRoutes } from './procedures/account-closing/routes.ts';
 import { standingRoutes } from './procedures/standing/routes.ts';
 import { chargebackRecorder } from './procedures/chargebacks/disputes.ts';
-import { startChargebackWorker } from './procedures/chargebacks/debt-sweep.ts';
 import { chargebackRoutes } from './procedures/chargebacks/routes.ts';
 import {
   accountSecurityRoutes,
@@ -119,11 +118,6 @@ export interface BuildAppOptions {
    * it.
    */
   tournamentsEveryMs?: number;
-  /**
-   * How often debts are paid from money that reached a debtor's wallet by a one-statement
-   * transfer (docs/chargebacks.md); unset, no worker runs (tests call its pass). The server sets it.
-   */
-  chargebacksEveryMs?: number;
   /**
    * Where mail goes: with a transport, a worker delivers the outbox every `mailEveryMs` (10 s by
    * default) and at once when mail a person waits for is queued. Without one, mail stays queued.
@@ -257,14 +251,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       stopFairPlay = startFairPlayWorker(ctx, app.log, everyMs);
     });
     app.addHook('onClose', async () => stopFairPlay?.());
-  }
-  if (options.chargebacksEveryMs) {
-    const everyMs = options.chargebacksEveryMs;
-    let stopChargebacks: (() => Promise<void>) | undefined;
-    app.addHook('onReady', async () => {
-      stopChargebacks = startChargebackWorker(ctx, app.log, everyMs);
-    });
-    app.addHook('onClose', async () => stopChargebacks?.());
   }
   if (options.tournamentsEveryMs) {
     const everyMs = options.tournamentsEveryMs;

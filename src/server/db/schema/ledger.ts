@@ -53,7 +53,7 @@ export const ledgerAccounts = pgTable(
       'ledger_accounts_receivable_not_positive',
       sql`${table.kind} <> 'receivable' or ${table.balanceCents} <= 0`,
     ),
-    // The debtors, few among all players: the debt sweep and the overview read them here.
+    // The debtors, few among all players: the overview and the invariants read them here.
     index('ledger_accounts_debts_idx')
       .on(table.userId)
       .where(sql`kind = 'receivable' and balance_cents <> 0`),

@@ -1,7 +1,5 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { queryRows } from '../../db/client.ts';
-import { ledgerAccounts } from '../../db/schema/ledger.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
 import { playerReceivable, userWallet } from './accounts.ts';
 
 /**
@@ -27,21 +25,4 @@ export async function lockWalletAndDebt(
     else debtCents = -BigInt(row.balance);
   }
   return { walletCents, debtCents };
-}
-
-/** The players who owe something and have money in their wallet: a repayment is due. */
-export async function debtorsWithMoney(db: Executor, limit: number): Promise<number[]> {
-  const rows = await db
-    .select({ userId: ledgerAccounts.userId })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.kind, 'receivable'),
-        lt(ledgerAccounts.balanceCents, 0n),
-        sql`exists (select 1 from ledger_accounts w
-          where w.key = 'user:' || ${ledgerAccounts.userId} and w.balance_cents > 0)`,
-      ),
-    )
-    .limit(limit);
-  return rows.flatMap((row) => (row.userId === null ? [] : [row.userId]));
 }

@@ -24,7 +24,7 @@ export {
   totalCents,
   type UserBalances,
 } from './balances.ts';
-export { debtorsWithMoney, lockWalletAndDebt } from './debts.ts';
+export { lockWalletAndDebt } from './debts.ts';
 export { checkLedgerInvariants } from './invariants.ts';
 export {
   POSTED_COLUMNS,

@@ -11,8 +11,9 @@ export interface InvariantReport {
  * every transfer sums to zero, so all postings do; each cached balance equals the sum of its
  * postings; no account that may not go negative is negative; no finished challenge's or
  * tournament's escrow still holds money; no settled result's review account does; no ended
- * payout's hold does; no receivable is above zero; each card dispute was charged back once,
- * and reversed once if (and only if) it was won.
+ * payout's hold does; no receivable is above zero, nor below it while its player's wallet
+ * holds money; each card dispute was charged back once, and reversed once if (and only if) it
+ * was won.
  */
 export async function checkLedgerInvariants(db: Executor): Promise<InvariantReport> {
   const problems: string[] = [];
@@ -122,6 +123,21 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
     where kind = 'receivable' and balance_cents > 0 limit 50`,
   );
   for (const row of owing) problems.push(`${row.key} is above zero: ${row.balance} cents`);
+
+  // Money that reaches a player who owes pays the debt first (`ledger.post`), and a chargeback
+  // takes the wallet before it records a debt: nobody owes while their wallet holds money.
+  const owingWithMoney = await queryRows<{ key: string; debt: string; wallet: string }>(
+    db,
+    sql`
+    select d.key, (-d.balance_cents)::text as debt, w.balance_cents::text as wallet
+    from ledger_accounts d
+    join ledger_accounts w on w.key = 'user:' || d.user_id
+    where d.kind = 'receivable' and d.balance_cents < 0 and w.balance_cents > 0
+    limit 50`,
+  );
+  for (const row of owingWithMoney) {
+    problems.push(`${row.key} owes ${row.debt} cents while the wallet holds ${row.wallet}`);
+  }
 
   // Each dispute took its amount back to the card network once, and gave it back once if won.
   const cardMoved = (keyPrefix: string) => sql`(select sum(p.amount_cents) from ledger_transfers t

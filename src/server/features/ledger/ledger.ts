@@ -144,7 +144,8 @@ export interface PostedWith<T> {
 export interface Ledger {
   /**
    * Posts a transfer inside the caller's transaction, so that it commits or rolls back with the
-   * caller's other writes (a payout's row, an audit entry).
+   * caller's other writes (a payout's row, an audit entry). Money it puts in the wallet of a
+   * player who owes pays the debt first, in the same transaction (docs/chargebacks.md).
    */
   post(uow: UnitOfWork, input: TransferInput): Promise<TransferResult>;
   /**
@@ -155,16 +156,6 @@ export interface Ledger {
    * resolves. `kind` is the kind of that transfer, which the metrics count.
    */
   postWith<T>(db: Executor, kind: TransferKind, statement: SQL): Promise<PostedWith<T>>;
-  /**
-   * Pays what the player owes (docs/chargebacks.md) from their wallet, as far as it reaches, in
-   * the caller's transaction: null when they owe nothing or have nothing. `post` does it by
-   * itself after every transfer that puts money in a debtor's wallet.
-   */
-  repayDebt(
-    uow: UnitOfWork,
-    userId: number,
-    idempotencyKey: string,
-  ): Promise<TransferResult | null>;
 }
 
 /** Runs a posting statement, turning the database's refusals into the errors they stand for. */
@@ -243,6 +234,10 @@ export function createLedger(bus: EventBus): Ledger {
     return { ...result, userBalances };
   }
 
+  /**
+   * Pays what the player owes (docs/chargebacks.md) from their wallet, as far as it reaches, in
+   * the caller's transaction: null when they owe nothing or have nothing.
+   */
   async function repayDebt(
     uow: UnitOfWork,
     userId: number,
@@ -287,8 +282,6 @@ export function createLedger(bus: EventBus): Ledger {
       const userBalances = await getUsersBalances(uow.tx, [...result.userBalances.keys()]);
       return { ...result, userBalances };
     },
-
-    repayDebt,
 
     async postWith<T>(db: Executor, _kind: TransferKind, statement: SQL) {
       const rows = await runPosting<T & PostedColumns>(db, statement);

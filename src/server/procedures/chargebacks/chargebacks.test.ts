@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHARGEBACK_MESSAGES } from '#shared/contracts/chargebacks.ts';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
@@ -6,6 +6,10 @@ import { disputedPaymentReason, moneyLockMessage } from '#shared/money-lock.ts';
 import { auditLog } from '#server/db/schema/audit-log.ts';
 import { cardDisputes } from '#server/db/schema/card-disputes.ts';
 import { payouts } from '#server/db/schema/payouts.ts';
+import { HOUSE_ADJUSTMENTS, userWallet } from '#server/features/ledger/accounts.ts';
+import { checkLedgerInvariants } from '#server/features/ledger/invariants.ts';
+import { createLedger, ledgerPostCall, POSTED_COLUMNS } from '#server/features/ledger/ledger.ts';
+import { createLocalBus } from '#server/lib/event-bus.ts';
 import { fund } from '#tests/helpers/money.ts';
 import {
   createTestApp,
@@ -24,6 +28,7 @@ import {
 
 let t: TestApp;
 let admin: Agent;
+const testLedger = createLedger(createLocalBus());
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -346,5 +351,35 @@ describe('money locks and payouts', () => {
       expect(waiting).toEqual([]);
       expect(await moneyOf(agent)).toMatchObject({ available: 0, debt: 0 });
     }
+  });
+});
+
+describe('the invariants', () => {
+  it('catch money in the wallet of a player who owes, which no path may leave', async () => {
+    const { agent, user } = await signUp(t.app);
+    const intentId = await depositByCard(agent, '10');
+    await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 10 });
+    await dispute(intentId);
+    // A credit that goes around `ledger.post`, as a one-statement call would.
+    const credit = (direction: 'credit' | 'debit') =>
+      sql`select ${POSTED_COLUMNS} from ${ledgerPostCall({
+        idempotencyKey: `test-around:${direction}:${user.id}`,
+        kind: 'adjustment',
+        entries: [
+          {
+            account: HOUSE_ADJUSTMENTS,
+            direction: direction === 'credit' ? 'debit' : 'credit',
+            amountCents: 300n,
+          },
+          { account: userWallet(user.id), direction, amountCents: 300n },
+        ],
+      })}`;
+    await testLedger.postWith(t.database.db, 'adjustment', credit('credit'));
+    const report = await checkLedgerInvariants(t.database.db);
+    expect(report.problems).toEqual([
+      `receivable:user:${user.id} owes 1000 cents while the wallet holds 300`,
+    ]);
+    await testLedger.postWith(t.database.db, 'adjustment', credit('debit'));
+    expect((await checkLedgerInvariants(t.database.db)).ok).toBe(true);
   });
 });
