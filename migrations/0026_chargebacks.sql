@@ -10,6 +10,11 @@ CREATE TABLE "card_disputes" (
 	"outcome" text DEFAULT 'open' NOT NULL,
 	"chargeback_transfer_id" bigint NOT NULL,
 	"evidence_due_by" timestamp with time zone,
+	"evidence" jsonb,
+	"evidence_staged_at" timestamp with time zone,
+	"evidence_submitted_at" timestamp with time zone,
+	"evidence_submitted_by" integer,
+	"claimed_until" timestamp with time zone,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL,
 	"closed_at" timestamp with time zone,
@@ -21,6 +26,7 @@ ALTER TABLE "users" ADD COLUMN "money_locked_at" timestamp with time zone;--> st
 ALTER TABLE "users" ADD COLUMN "money_lock_reason" text;--> statement-breakpoint
 ALTER TABLE "card_disputes" ADD CONSTRAINT "card_disputes_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "card_disputes" ADD CONSTRAINT "card_disputes_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "card_disputes" ADD CONSTRAINT "card_disputes_evidence_submitted_by_users_id_fk" FOREIGN KEY ("evidence_submitted_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "card_disputes_provider_dispute_key" ON "card_disputes" USING btree ("provider","provider_dispute_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "card_disputes_payment_key" ON "card_disputes" USING btree ("payment_id");--> statement-breakpoint
 CREATE INDEX "card_disputes_user_id_idx" ON "card_disputes" USING btree ("user_id");--> statement-breakpoint

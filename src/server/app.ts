@@ -16,8 +16,7 @@ import { toHttpError } from './errors.ts';
 import { dataExportRoutes } from './procedures/data-export/routes.ts';
 import { accountClosingRoutes } from './procedures/account-closing/routes.ts';
 import { standingRoutes } from './procedures/standing/routes.ts';
-import { chargebackRecorder } from './procedures/chargebacks/disputes.ts';
-import { chargebackRoutes } from './procedures/chargebacks/routes.ts';
+import { createChargebacks } from './procedures/chargebacks/routes.ts';
 import {
   accountSecurityRoutes,
   authRoutes,
@@ -118,6 +117,12 @@ export interface BuildAppOptions {
    * it.
    */
   tournamentsEveryMs?: number;
+  /**
+   * How often card disputes' evidence is staged at the provider and, unsubmitted 48 hours before
+   * the bank's deadline, submitted (docs/chargebacks.md); a new dispute wakes it at once. Unset, no
+   * worker runs (tests call its pass). The server sets it.
+   */
+  disputeEvidenceEveryMs?: number;
   /**
    * Where mail goes: with a transport, a worker delivers the outbox every `mailEveryMs` (10 s by
    * default) and at once when mail a person waits for is queued. Without one, mail stays queued.
@@ -227,13 +232,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(auditRoutes(ctx));
   await app.register(insightsRoutes(ctx));
   await app.register(payoutRoutes(ctx, { sendEveryMs: options.sendPayoutsEveryMs }));
+  const chargebacks = createChargebacks(ctx, app.log, {
+    evidenceEveryMs: options.disputeEvidenceEveryMs,
+  });
   await app.register(
     paymentRoutes(ctx, {
-      disputes: chargebackRecorder(ctx, app.log),
+      disputes: chargebacks.recorder,
       reconcileEveryMs: options.reconcilePaymentsEveryMs,
     }),
   );
-  await app.register(chargebackRoutes(ctx));
+  await app.register(chargebacks.routes);
   const fileStore = createLocalFileStore(env.DATA_DIR);
   await app.register(challengeRoutes(ctx, fileStore));
   await app.register(uploadRoutes(ctx, fileStore, [challengeFileReaders, matchFileReaders]));

@@ -227,6 +227,8 @@ export const AUDIT_ACTIONS = [
    * (docs/chargebacks.md).
    */
   'user.money_lock_lifted',
+  /** An admin submitted a card dispute's evidence to the bank (docs/chargebacks.md). */
+  'chargeback.evidence_submit',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

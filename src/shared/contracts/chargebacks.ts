@@ -12,6 +12,10 @@ export const CHARGEBACK_MESSAGES = {
   stillOwes: (debt: string) =>
     `The player still owes ${debt}: the lock can be lifted once the debt is repaid.`,
   lifted: 'Money lock lifted.',
+  alreadySubmitted: 'The evidence of this dispute was submitted already.',
+  beingSubmitted: 'The evidence of this dispute is being sent right now. Try again in a minute.',
+  providerUnavailable: 'Stripe could not be reached. Please try again later.',
+  submitted: 'Evidence submitted to the bank.',
   noteMax: 'Notes are limited to 500 characters',
 } as const;
 
@@ -52,3 +56,40 @@ export const liftMoneyLockResponseSchema = z.object({
   message: z.string(),
   userId: z.number().int(),
 });
+
+/** A dispute's evidence, in the names of Stripe's fields; null until staged. */
+export const disputeEvidenceSchema = z.record(z.string(), z.string().nullable());
+
+/** One dispute on the admin's CHARGEBACKS tab (docs/chargebacks.md). */
+export const adminChargebackSchema = z.object({
+  /** The provider's dispute id (`dp_…`). */
+  id: z.string(),
+  userId: z.number().int(),
+  username: z.string(),
+  paymentIntentId: z.string(),
+  /** What was charged back, in dollars. */
+  amount: z.number(),
+  reason: z.string(),
+  /** The provider's status (`needs_response`, `under_review`, `won`, `lost`, …). */
+  status: z.string(),
+  outcome: z.enum(['open', 'won', 'lost']),
+  evidenceDueBy: z.string().nullable(),
+  evidence: disputeEvidenceSchema.nullable(),
+  evidenceStagedAt: z.string().nullable(),
+  evidenceSubmittedAt: z.string().nullable(),
+  /** Submitted by itself 48 hours before the deadline, not by an admin. */
+  submittedAutomatically: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminChargeback = z.infer<typeof adminChargebackSchema>;
+
+export const adminChargebacksSchema = z.array(adminChargebackSchema);
+
+export const chargebackParamsSchema = z.object({
+  id: z
+    .string()
+    .max(100, CHARGEBACK_MESSAGES.disputeNotFound)
+    .regex(/^dp_[A-Za-z0-9_]+$/, CHARGEBACK_MESSAGES.disputeNotFound),
+});
+
+export const submitEvidenceResponseSchema = z.object({ message: z.string() });

@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -44,6 +45,17 @@ export const cardDisputes = pgTable(
     chargebackTransferId: bigint('chargeback_transfer_id', { mode: 'bigint' }).notNull(),
     /** The last moment the bank takes evidence. */
     evidenceDueBy: timestamp('evidence_due_by', { withTimezone: true }),
+    /**
+     * What we tell the bank, in the names of Stripe's evidence fields: built and staged at the
+     * provider after the dispute is recorded, submitted by an admin or by itself 48 hours before
+     * `evidence_due_by`; `evidence_submitted_by` is null for the latter.
+     */
+    evidence: jsonb('evidence').$type<Record<string, string | null>>(),
+    evidenceStagedAt: timestamp('evidence_staged_at', { withTimezone: true }),
+    evidenceSubmittedAt: timestamp('evidence_submitted_at', { withTimezone: true }),
+    evidenceSubmittedBy: integer('evidence_submitted_by').references(() => users.id),
+    /** Held by the one worker or admin talking to the provider about this dispute. */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
     closedAt: timestamp('closed_at', { withTimezone: true }),

@@ -38,6 +38,7 @@ export {
   findUnreversedSettlement,
   lockWalletBalance,
   reviewBalances,
+  stakedSince,
   walletCreditOf,
   type PostedTransfer,
 } from './queries.ts';

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, ledgerPostings, ledgerTransfers } from '../../db/schema/ledger.ts';
@@ -88,3 +88,30 @@ export const walletCreditOf = (transferId: SQL, userId: number): SQL =>
   sql`(select lp.amount_cents from ledger_postings lp
     join ledger_accounts la on la.id = lp.account_id
     where lp.transfer_id = ${transferId} and la.key = ${userWallet(userId)})`;
+
+/**
+ * What the player staked from their wallet since `since` (challenges and tournament entries):
+ * the play a disputed payment's evidence reports (docs/chargebacks.md).
+ */
+export async function stakedSince(
+  db: Executor,
+  userId: number,
+  since: Date,
+): Promise<{ stakes: number; stakedCents: bigint }> {
+  const [row] = await db
+    .select({
+      stakes: sql<number>`count(*)::int`,
+      stakedCents: sql<string>`coalesce(-sum(${ledgerPostings.amountCents}), 0)::text`,
+    })
+    .from(ledgerPostings)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
+    .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerPostings.transferId))
+    .where(
+      and(
+        eq(ledgerAccounts.key, userWallet(userId)),
+        eq(ledgerTransfers.kind, 'stake'),
+        gte(ledgerTransfers.createdAt, since),
+      ),
+    );
+  return { stakes: row?.stakes ?? 0, stakedCents: BigInt(row?.stakedCents ?? '0') };
+}

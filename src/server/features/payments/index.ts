@@ -4,7 +4,13 @@
  */
 export { NowPaymentsError, createNowPaymentsClient } from './providers/nowpayments-client.ts';
 export { verifyNowPaymentsSignature } from './providers/nowpayments-signature.ts';
-export { PaymentProviderError, type CardDisputeReport } from './providers/types.ts';
+export { selectPaymentProviders } from './providers/select-providers.ts';
+export {
+  PaymentProviderError,
+  type CardDisputeReport,
+  type CardProvider,
+  type DisputeEvidence,
+} from './providers/types.ts';
 export { findPayment, lockPayment } from './repository.ts';
 export { paymentRoutes } from './routes.ts';
 export type { DisputeRecorder } from './service.ts';

@@ -1,8 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHARGEBACK_MESSAGES } from '#shared/contracts/chargebacks.ts';
+import { CHARGEBACK_MESSAGES, type AdminChargeback } from '#shared/contracts/chargebacks.ts';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { disputedPaymentReason, moneyLockMessage } from '#shared/money-lock.ts';
+import pino from 'pino';
+import { createAppContext } from '#server/context.ts';
 import { auditLog } from '#server/db/schema/audit-log.ts';
 import { cardDisputes } from '#server/db/schema/card-disputes.ts';
 import { payouts } from '#server/db/schema/payouts.ts';
@@ -19,12 +21,14 @@ import {
   type TestApp,
 } from '#tests/helpers/test-app.ts';
 import { signInAdmin } from '../../features/admin/testing/admin-agent.ts';
+import { selectPaymentProviders } from '../../features/payments/index.ts';
 import {
   CHALLENGE_BODY,
   PAYOUT_BODY,
   TOURNAMENT_BODY,
   inAnHour,
 } from '../../security/testing/world.ts';
+import { runEvidencePass } from './evidence.ts';
 
 let t: TestApp;
 let admin: Agent;
@@ -381,5 +385,71 @@ describe('the invariants', () => {
     ]);
     await testLedger.postWith(t.database.db, 'adjustment', credit('debit'));
     expect((await checkLedgerInvariants(t.database.db)).ok).toBe(true);
+  });
+});
+
+describe('the CHARGEBACKS tab', () => {
+  const ctx = () => createAppContext({ env: t.env, database: t.database, bus: t.bus });
+  const card = () => selectPaymentProviders(t.env, t.database.db, () => new Date()).card;
+
+  it('lists each dispute with its evidence, and the admin submits it once', async () => {
+    const { agent, user } = await signUp(t.app);
+    const intentId = await depositByCard(agent, '40');
+    const disputeId = await dispute(intentId);
+    const listed = async () => {
+      const response = await admin.get('/api/admin/chargebacks');
+      expect(response.statusCode).toBe(200);
+      return response.json<AdminChargeback[]>().find((row) => row.id === disputeId);
+    };
+    expect(await listed()).toMatchObject({
+      userId: user.id,
+      username: user.username,
+      paymentIntentId: intentId,
+      amount: 40,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      outcome: 'open',
+      evidence: null,
+      evidenceSubmittedAt: null,
+    });
+
+    await runEvidencePass(ctx(), card(), pino({ level: 'silent' }));
+    const staged = await listed();
+    expect(staged?.evidence).toMatchObject({ customer_name: user.username });
+    expect(staged?.evidenceStagedAt).not.toBeNull();
+
+    const submitted = await admin.post(`/api/admin/chargebacks/${disputeId}/submit`);
+    expect(submitted.statusCode).toBe(200);
+    expect(submitted.json()).toEqual({ message: CHARGEBACK_MESSAGES.submitted });
+    expect(await listed()).toMatchObject({ submittedAutomatically: false });
+    expect((await listed())?.evidenceSubmittedAt).not.toBeNull();
+    const [audited] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.action, 'chargeback.evidence_submit'),
+          eq(auditLog.targetId, String(user.id)),
+        ),
+      );
+    expect(audited?.details).toMatchObject({ disputeId });
+
+    const again = await admin.post(`/api/admin/chargebacks/${disputeId}/submit`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ message: CHARGEBACK_MESSAGES.alreadySubmitted });
+  });
+
+  it('refuses a submit of a closed or unknown dispute, and to players', async () => {
+    const { agent } = await signUp(t.app);
+    const disputeId = await dispute(await depositByCard(agent, '10'));
+    expect((await agent.post(`/api/admin/chargebacks/${disputeId}/submit`)).statusCode).toBe(403);
+    await close(disputeId, 'won');
+    const closed = await admin.post(`/api/admin/chargebacks/${disputeId}/submit`);
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json()).toMatchObject({ message: CHARGEBACK_MESSAGES.alreadyClosed });
+    const unknown = await admin.post('/api/admin/chargebacks/dp_unknown/submit');
+    expect(unknown.statusCode).toBe(404);
+    const malformed = await admin.post('/api/admin/chargebacks/%20x/submit');
+    expect(malformed.statusCode).toBe(400);
   });
 });

@@ -21,11 +21,7 @@ import {
   type Entry,
 } from '../../features/ledger/index.ts';
 import { notify } from '../../features/notifications/index.ts';
-import {
-  lockPayment,
-  type CardDisputeReport,
-  type DisputeRecorder,
-} from '../../features/payments/index.ts';
+import { lockPayment, type CardDisputeReport } from '../../features/payments/index.ts';
 import { returnWaitingPayouts } from '../../features/payouts/index.ts';
 
 type CardProviderName = 'stripe' | 'sandbox-card';
@@ -231,13 +227,4 @@ export async function recordDispute(
     .where(eq(cardDisputes.id, dispute.id))
     .returning();
   return updated ?? dispute;
-}
-
-/** The recorder the payment routes hand Stripe's dispute events to. */
-export function chargebackRecorder(ctx: AppContext, log: FastifyBaseLogger): DisputeRecorder {
-  return {
-    async record(uow, provider, report) {
-      await recordDispute(ctx, uow, log, provider, report);
-    },
-  };
 }

@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  adminChargebacksSchema,
+  chargebackParamsSchema,
   CHARGEBACK_MESSAGES,
+  submitEvidenceResponseSchema,
+  type AdminChargeback,
   liftMoneyLockBodySchema,
   liftMoneyLockParamsSchema,
   liftMoneyLockResponseSchema,
@@ -13,14 +18,22 @@ import {
   sandboxDisputeResponseSchema,
 } from '#shared/contracts/chargebacks.ts';
 import { errorBodySchema } from '#shared/contracts/errors.ts';
+import { centsToDollarNumber } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
-import { cardDisputes } from '../../db/schema/card-disputes.ts';
+import { cardDisputes, type CardDispute } from '../../db/schema/card-disputes.ts';
 import { payments } from '../../db/schema/payments.ts';
+import { users } from '../../db/schema/users.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
-import { findPayment } from '../../features/payments/index.ts';
+import {
+  findPayment,
+  selectPaymentProviders,
+  type DisputeRecorder,
+} from '../../features/payments/index.ts';
+import type { PeriodicWorker } from '../../lib/periodic-worker.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { recordDispute } from './disputes.ts';
+import { startEvidenceWorker, submitEvidenceByAdmin } from './evidence.ts';
 import { liftMoneyLockByAdmin } from './money-lock.ts';
 
 const errors = {
@@ -34,14 +47,106 @@ const errors = {
 /** A bank's time to take evidence in the sandbox: Stripe's usual week or so. */
 const SANDBOX_EVIDENCE_DAYS = 7;
 const SANDBOX = 'sandbox-card';
+const ADMIN_LIST_MAX = 200;
+
+export interface Chargebacks {
+  /** Where the payment routes send Stripe's dispute events. */
+  recorder: DisputeRecorder;
+  routes: FastifyPluginAsyncZod;
+}
+
+function toAdminChargeback(row: {
+  dispute: CardDispute;
+  username: string;
+  paymentIntentId: string;
+}): AdminChargeback {
+  const { dispute } = row;
+  return {
+    id: dispute.providerDisputeId,
+    userId: dispute.userId,
+    username: row.username,
+    paymentIntentId: row.paymentIntentId,
+    amount: centsToDollarNumber(dispute.amountCents),
+    reason: dispute.reason,
+    status: dispute.providerStatus,
+    outcome: dispute.outcome,
+    evidenceDueBy: dispute.evidenceDueBy?.toISOString() ?? null,
+    evidence: dispute.evidence,
+    evidenceStagedAt: dispute.evidenceStagedAt?.toISOString() ?? null,
+    evidenceSubmittedAt: dispute.evidenceSubmittedAt?.toISOString() ?? null,
+    submittedAutomatically:
+      dispute.evidenceSubmittedAt !== null && dispute.evidenceSubmittedBy === null,
+    createdAt: dispute.createdAt.toISOString(),
+  };
+}
 
 /**
- * Card disputes (docs/chargebacks.md): the admin's LIFT LOCK and, while the card sandbox is the
- * provider, its stand-ins for a bank's dispute and its close, which do what Stripe's events do.
+ * Card disputes (docs/chargebacks.md): the recorder of Stripe's dispute events; the evidence
+ * worker (every `evidenceEveryMs`, and at once after a new dispute); the admin's CHARGEBACKS tab,
+ * SUBMIT and LIFT LOCK; and, while the card sandbox is the provider, its stand-ins for a bank's
+ * dispute and its close, which do what Stripe's events do.
  */
-export const chargebackRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
-  async (app) => {
+export function createChargebacks(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  options: { evidenceEveryMs?: number | undefined } = {},
+): Chargebacks {
+  const { card } = selectPaymentProviders(ctx.env, ctx.db, ctx.clock);
+  let worker: PeriodicWorker | undefined;
+  const recorder: DisputeRecorder = {
+    async record(uow, provider, report) {
+      const dispute = await recordDispute(ctx, uow, log, provider, report);
+      if (dispute && dispute.evidenceStagedAt === null) uow.afterCommit(() => worker?.wake());
+    },
+  };
+
+  const routes: FastifyPluginAsyncZod = async (app) => {
+    const { evidenceEveryMs } = options;
+    if (evidenceEveryMs) {
+      app.addHook('onReady', async () => {
+        worker = startEvidenceWorker(ctx, card, app.log, evidenceEveryMs);
+      });
+      app.addHook('onClose', async () => worker?.stop());
+    }
+
+    app.get(
+      '/api/admin/chargebacks',
+      {
+        config: { access: 'admin' },
+        schema: { response: { 200: adminChargebacksSchema, ...errors } },
+      },
+      async () => {
+        const rows = await ctx.db
+          .select({
+            dispute: cardDisputes,
+            username: users.username,
+            paymentIntentId: payments.providerPaymentId,
+          })
+          .from(cardDisputes)
+          .innerJoin(users, eq(users.id, cardDisputes.userId))
+          .innerJoin(payments, eq(payments.id, cardDisputes.paymentId))
+          .orderBy(desc(cardDisputes.id))
+          .limit(ADMIN_LIST_MAX);
+        return rows.map(toAdminChargeback);
+      },
+    );
+
+    app.post(
+      '/api/admin/chargebacks/:id/submit',
+      {
+        config: { access: 'admin' },
+        schema: {
+          params: chargebackParamsSchema,
+          response: { 200: submitEvidenceResponseSchema, ...errors, 503: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const admin = requireUser(request);
+        await submitEvidenceByAdmin(ctx, card, request.params.id, admin.id);
+        return { message: CHARGEBACK_MESSAGES.submitted };
+      },
+    );
+
     app.post(
       '/api/admin/users/:id/money-lock/lift',
       {
@@ -63,7 +168,7 @@ export const chargebackRoutes =
       },
     );
 
-    if (ctx.env.STRIPE_SECRET_KEY) return;
+    if (card.mode !== 'sandbox') return;
 
     app.post(
       '/api/sandbox/card/disputes',
@@ -142,3 +247,5 @@ export const chargebackRoutes =
       },
     );
   };
+  return { recorder, routes };
+}

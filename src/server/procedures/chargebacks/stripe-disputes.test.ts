@@ -4,20 +4,28 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { disputedPaymentReason } from '#shared/money-lock.ts';
 import { cardDisputes } from '#server/db/schema/card-disputes.ts';
 import {
+  Agent,
   createTestApp,
   expectLedgerHealthy,
+  registration,
   signUp,
-  type Agent,
   type TestApp,
 } from '#tests/helpers/test-app.ts';
+import { createAppContext } from '#server/context.ts';
+import { selectPaymentProviders } from '../../features/payments/index.ts';
 import {
   fakeDispute,
   signedStripeEvent,
   startFakeStripe,
+  STRIPE_FAILURES,
   type FakeDispute,
   type FakeStripe,
 } from '../../features/payments/testing/fake-stripe.ts';
 import { CHALLENGE_BODY } from '../../security/testing/world.ts';
+import { runEvidencePass } from './evidence.ts';
+import pino from 'pino';
+
+const silentLog = pino({ level: 'silent' });
 
 const WEBHOOK_SECRET = 'whsec_test_disputes_0123456789';
 
@@ -177,5 +185,83 @@ describe("Stripe's dispute events", () => {
       payload: { paymentIntentId: 'pi_x' },
     });
     expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('the evidence of a dispute', () => {
+  const ctx = () => createAppContext({ env: t.env, database: t.database, bus: t.bus });
+  const card = () => selectPaymentProviders(t.env, t.database.db, () => new Date()).card;
+  const pass = () => runEvidencePass(ctx(), card(), silentLog);
+  const submits = (disputeId: string) =>
+    stripe.requests.filter(
+      (request) =>
+        request.path === `/v1/disputes/${disputeId}` &&
+        new URLSearchParams(request.body).get('submit') === 'true',
+    ).length;
+
+  /** A dispute Stripe knows, due in `hours`, of a player who signed in from 203.0.113.7. */
+  async function openDispute(hours: number) {
+    const agent = new Agent(t.app);
+    const registered = await agent.request({
+      method: 'POST',
+      url: '/api/register',
+      payload: registration(),
+      remoteAddress: '203.0.113.7',
+    });
+    expect(registered.statusCode).toBe(201);
+    const user = registered.json<{ id: number; username: string }>();
+    const intent = await paidDeposit(agent, '30');
+    const dispute = fakeDispute(intent, {
+      evidence_details: {
+        due_by: Math.floor(Date.now() / 1000) + hours * 3600,
+        has_evidence: false,
+        past_due: false,
+        submission_count: 0,
+      },
+    });
+    stripe.disputes.set(dispute.id, { ...dispute, evidence: {} });
+    await delivered('charge.dispute.created', dispute);
+    return { agent, user, dispute };
+  }
+
+  it('is staged at Stripe, unsubmitted, with the sign-ins, the address and the play', async () => {
+    const { user, dispute } = await openDispute(24 * 7);
+    await pass();
+    const staged = stripe.disputes.get(dispute.id);
+    expect(staged?.evidence_details.submission_count).toBe(0);
+    expect(staged?.evidence).toMatchObject({
+      customer_name: user.username,
+      customer_purchase_ip: '203.0.113.7',
+    });
+    expect(staged?.evidence.access_activity_log).toContain('203.0.113.7');
+    expect(staged?.evidence.uncategorized_text).toContain('21 or older');
+    expect(staged?.evidence.uncategorized_text).toContain('staked $0.00 in 0 match(es)');
+    const row = await disputeRow(dispute);
+    expect(row?.evidenceStagedAt).toBeInstanceOf(Date);
+    expect(row?.evidenceSubmittedAt).toBeNull();
+    expect(submits(dispute.id)).toBe(0);
+  });
+
+  it('is submitted by itself 48 hours before the deadline, once across passes at once', async () => {
+    const { dispute } = await openDispute(47);
+    await Promise.all([pass(), pass(), pass()]);
+    await pass();
+    expect(submits(dispute.id)).toBe(1);
+    expect(stripe.disputes.get(dispute.id)?.evidence_details.submission_count).toBe(1);
+    expect(await disputeRow(dispute)).toMatchObject({ evidenceSubmittedBy: null });
+    expect((await disputeRow(dispute))?.evidenceSubmittedAt).toBeInstanceOf(Date);
+  });
+
+  it('waits out a Stripe failure without retrying in a loop', async () => {
+    const { dispute } = await openDispute(24);
+    stripe.failure = STRIPE_FAILURES.serverError;
+    try {
+      await pass();
+      await pass();
+    } finally {
+      stripe.failure = null;
+    }
+    expect((await disputeRow(dispute))?.evidenceSubmittedAt).toBeNull();
+    expect((await disputeRow(dispute))?.claimedUntil).toBeInstanceOf(Date);
   });
 });

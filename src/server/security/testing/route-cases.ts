@@ -711,6 +711,16 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: adminOnly(404),
     },
   ],
+  'GET /api/admin/chargebacks': [
+    { request: () => get('/api/admin/chargebacks'), expect: adminOnly(200) },
+  ],
+  'POST /api/admin/chargebacks/:id/submit': [
+    {
+      target: 'a dispute never opened',
+      request: () => post('/api/admin/chargebacks/dp_none/submit'),
+      expect: adminOnly(404),
+    },
+  ],
   'POST /api/admin/users/:id/money-lock/lift': [
     {
       // No card payment of `player` was disputed: for an admin, nothing to lift.

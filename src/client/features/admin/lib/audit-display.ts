@@ -26,6 +26,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'tournament.resolve': 'Tournament match decided',
   'user.link_cleared': 'Link between accounts cleared',
   'user.money_lock_lifted': 'Money lock lifted',
+  'chargeback.evidence_submit': 'Dispute evidence submitted',
 };
 
 export function auditActionLabel(action: AuditAction): string {

@@ -115,6 +115,9 @@ export function createSandboxCardProvider(db: Database, clock: () => Date): Sand
       return toCardIntent(row);
     },
 
+    // The sandbox has no bank to read evidence: the dispute's row keeps what was sent.
+    async sendDisputeEvidence() {},
+
     async confirmCard({ clientSecret, cardNumber, userId }) {
       const match = CLIENT_SECRET_PATTERN.exec(clientSecret);
       const row = match?.[1] ? await findCardIntent(db, match[1]) : undefined;

@@ -169,6 +169,27 @@ export function createStripeCardProvider(options: StripeCardProviderOptions): St
       }
     },
 
+    async sendDisputeEvidence(disputeId, evidence, submit) {
+      try {
+        await stripe.disputes.update(disputeId, {
+          evidence: {
+            ...evidence,
+            customer_email_address: evidence.customer_email_address ?? undefined,
+            customer_purchase_ip: evidence.customer_purchase_ip ?? undefined,
+          },
+          submit,
+        });
+      } catch (error) {
+        // Stripe refuses an update once the evidence was submitted (an earlier attempt whose
+        // answer was lost): if Stripe has our submission, what we meant is done.
+        if (submit && error instanceof Stripe.errors.StripeInvalidRequestError) {
+          const dispute = await stripe.disputes.retrieve(disputeId).catch(() => null);
+          if (dispute && dispute.evidence_details.submission_count > 0) return;
+        }
+        throw toProviderError(error);
+      }
+    },
+
     verifyWebhook(rawBody, signature, secret) {
       if (!signature) throw new InvalidWebhookSignatureError('no Stripe-Signature header');
       let event: Stripe.Event;

@@ -50,6 +50,23 @@ export interface CardDisputeReport {
   fundsReinstated: boolean;
 }
 
+/**
+ * What the platform tells the bank about a disputed payment (docs/chargebacks.md), in the names of
+ * Stripe's dispute evidence fields: the texts are what a reviewer at the bank reads.
+ */
+export interface DisputeEvidence {
+  customer_name: string;
+  customer_email_address: string | null;
+  customer_purchase_ip: string | null;
+  /** The account's sign-ins: times, addresses, places and devices. */
+  access_activity_log: string;
+  product_description: string;
+  /** The day of the payment, YYYY-MM-DD. */
+  service_date: string;
+  /** The 21+ and terms acceptance, and what the account did with the money. */
+  uncategorized_text: string;
+}
+
 export interface CreatedCardIntent extends CardIntent {
   clientSecret: string;
 }
@@ -69,6 +86,12 @@ export interface CardProvider {
    * already cancelled) is left as it is. Answers the intent as it stands after the call.
    */
   cancelIntent(id: string): Promise<CardIntent>;
+  /**
+   * Gives the bank our evidence of a dispute: staged (`submit: false`, editable at the provider)
+   * or submitted, after which the dispute's evidence is final. Submitting evidence already
+   * submitted succeeds and changes nothing.
+   */
+  sendDisputeEvidence(disputeId: string, evidence: DisputeEvidence, submit: boolean): Promise<void>;
 }
 
 /** Stripe's statuses of an intent that can still be paid: the ones a cancellation ends. */

@@ -18,6 +18,8 @@ export interface FakeIntent {
 
 export interface FakeStripe extends HttpStub {
   intents: Map<string, FakeIntent>;
+  /** Disputes the app may update, with the evidence it sent (form fields, as Stripe got them). */
+  disputes: Map<string, FakeDispute & { evidence: Record<string, string> }>;
   /** Answers every request with this until cleared (an outage, a rejected key, a decline). */
   failure: StubReply | 'hang-up' | null;
   /** Marks an intent paid, as Stripe does after a successful confirmation. */
@@ -67,6 +69,7 @@ const CANCELLABLE = new Set([
  */
 export async function startFakeStripe(): Promise<FakeStripe> {
   const intents = new Map<string, FakeIntent>();
+  const disputes: FakeStripe['disputes'] = new Map();
   const byIdempotencyKey = new Map<string, FakeIntent>();
   const fake = {} as FakeStripe;
 
@@ -116,6 +119,35 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       intent.status = 'canceled';
       return { status: 200, body: intent };
     }
+    const dispute = /^\/v1\/disputes\/([^/?]+)$/.exec(request.path);
+    if (dispute?.[1]) {
+      const found = disputes.get(decodeURIComponent(dispute[1]));
+      if (!found) {
+        return stripeError(404, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `No such dispute: '${dispute[1]}'`,
+        });
+      }
+      if (request.method === 'GET') return { status: 200, body: found };
+      if (found.evidence_details.submission_count > 0) {
+        return stripeError(400, {
+          type: 'invalid_request_error',
+          message: 'This dispute has already been submitted and can no longer be updated.',
+        });
+      }
+      const form = new URLSearchParams(request.body);
+      for (const [name, value] of form) {
+        const field = /^evidence\[(.+)\]$/.exec(name);
+        if (field?.[1]) found.evidence[field[1]] = value;
+      }
+      if (form.get('submit') === 'true') {
+        found.evidence_details.submission_count += 1;
+        found.evidence_details.has_evidence = true;
+        found.status = 'under_review';
+      }
+      return { status: 200, body: found };
+    }
     const retrieve = /^\/v1\/payment_intents\/([^/?]+)$/.exec(request.path);
     if (request.method === 'GET' && retrieve?.[1]) {
       const intent = intents.get(decodeURIComponent(retrieve[1]));
@@ -128,6 +160,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const stub = await startHttpStub(handle);
   return Object.assign(fake, stub, {
     intents,
+    disputes,
     failure: null,
     succeed(id: string): FakeIntent {
       const intent = intents.get(id);
