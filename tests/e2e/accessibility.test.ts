@@ -347,6 +347,7 @@ const SCREENS: Screen[] = [
   },
   { name: 'admin, USERS', as: 'admin', path: '/admin', open: tab('USERS') },
   { name: 'admin, RISK', as: 'admin', path: '/admin', open: tab('RISK') },
+  { name: 'admin, CHARGEBACKS', as: 'admin', path: '/admin', open: tab('CHARGEBACKS') },
   { name: 'admin, a player’s page', as: 'admin', path: '/admin', open: newcomerPage },
   {
     name: 'admin, Clear link',

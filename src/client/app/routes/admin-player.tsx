@@ -19,6 +19,7 @@ import { DeviceLinksSection } from '#client/features/admin/components/device-lin
 import { Fact, Missing } from '#client/features/admin/components/facts.tsx';
 import { SuspendUserDialog } from '#client/features/admin/components/suspend-user-dialog.tsx';
 import { UnsuspendButton } from '#client/features/admin/components/users-tab.tsx';
+import { MoneyLockNotice } from '#client/features/admin/components/money-lock-notice.tsx';
 import { AccessDenied } from './admin.tsx';
 
 const headerCell = 'px-3 py-2 text-left font-semibold tracking-wider whitespace-nowrap';
@@ -138,6 +139,7 @@ function Player({ page }: { page: PlayerPage }) {
         {profile.isAdmin && <Badge>Admin</Badge>}
         {profile.suspension && <Badge variant="danger">Suspended</Badge>}
         {profile.playBreak && <Badge variant="warning">On a break from play</Badge>}
+        {profile.moneyLock && <Badge variant="danger">Money locked</Badge>}
         {!page.deleted &&
           !profile.isAdmin &&
           (profile.suspension ? (
@@ -149,6 +151,14 @@ function Player({ page }: { page: PlayerPage }) {
       {profile.suspension && (
         <p className="text-sm text-slate-300">Suspension reason: {profile.suspension.reason}</p>
       )}
+      {profile.moneyLock && (
+        <MoneyLockNotice
+          userId={profile.id}
+          lock={profile.moneyLock}
+          debt={profile.debt}
+          closed={page.deleted}
+        />
+      )}
 
       <section aria-labelledby="profile-title" className="space-y-3">
         <h2 id="profile-title" className="font-display text-sm font-bold tracking-wider text-white">
@@ -158,6 +168,7 @@ function Player({ page }: { page: PlayerPage }) {
           <Fact label="Balance">{formatDollars(profile.balance)}</Fact>
           <Fact label="Available">{formatDollars(profile.available)}</Fact>
           <Fact label="Under review">{formatDollars(profile.underReview)}</Fact>
+          <Fact label="Debt">{formatDollars(profile.debt)}</Fact>
           <Fact label="Joined">{formatDateTime(profile.createdAt)}</Fact>
           <Fact label="E-mail">
             {profile.email ?? <Missing />}

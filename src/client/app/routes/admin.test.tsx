@@ -64,6 +64,7 @@ describe('admin page access', () => {
       'ID VERIFICATION',
       'REPORTS',
       'RISK',
+      'CHARGEBACKS',
       'TAX REPORT',
       'AUDIT LOG',
     ]);

@@ -23,11 +23,12 @@ import type { AppContext } from '../../context.ts';
 import { cardDisputes, type CardDispute } from '../../db/schema/card-disputes.ts';
 import { payments } from '../../db/schema/payments.ts';
 import { users } from '../../db/schema/users.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import {
   findPayment,
   selectPaymentProviders,
+  type CardDisputeReport,
   type DisputeRecorder,
 } from '../../features/payments/index.ts';
 import type { PeriodicWorker } from '../../lib/periodic-worker.ts';
@@ -93,10 +94,21 @@ export function createChargebacks(
 ): Chargebacks {
   const { card } = selectPaymentProviders(ctx.env, ctx.db, ctx.clock);
   let worker: PeriodicWorker | undefined;
+  /** Records a report; a dispute whose evidence is not staged yet wakes the worker. */
+  const record = async (
+    uow: UnitOfWork,
+    provider: 'stripe' | 'sandbox-card',
+    report: CardDisputeReport,
+  ): Promise<CardDispute | null> => {
+    const dispute = await recordDispute(ctx, uow, log, provider, report);
+    if (dispute?.outcome === 'open' && dispute.evidenceStagedAt === null) {
+      uow.afterCommit(() => worker?.wake());
+    }
+    return dispute;
+  };
   const recorder: DisputeRecorder = {
     async record(uow, provider, report) {
-      const dispute = await recordDispute(ctx, uow, log, provider, report);
-      if (dispute && dispute.evidenceStagedAt === null) uow.afterCommit(() => worker?.wake());
+      await record(uow, provider, report);
     },
   };
 
@@ -188,7 +200,7 @@ export function createChargebacks(
         const id = `dp_sandbox_${randomBytes(12).toString('hex')}`;
         const now = ctx.clock();
         const dispute = await inTransaction(ctx.db, (uow) =>
-          recordDispute(ctx, uow, request.log, SANDBOX, {
+          record(uow, SANDBOX, {
             disputeId: id,
             paymentIntentId,
             amountCents: payment.creditedAmountCents ?? 0n,
@@ -231,7 +243,7 @@ export function createChargebacks(
         }
         // Two closes at once: the first decides, and the second answers what it decided.
         const closed = await inTransaction(ctx.db, (uow) =>
-          recordDispute(ctx, uow, request.log, SANDBOX, {
+          record(uow, SANDBOX, {
             disputeId: id,
             paymentIntentId,
             amountCents: dispute.amountCents,

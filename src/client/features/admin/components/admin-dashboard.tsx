@@ -1,5 +1,6 @@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx';
 import { AuditLogTab } from './audit-log-tab.tsx';
+import { ChargebacksTab } from './chargebacks-tab.tsx';
 import { CompletedChallengesTab } from './completed-challenges-tab.tsx';
 import { DisputesTab } from './disputes-tab.tsx';
 import { LedgerHealthLine } from './ledger-health-line.tsx';
@@ -14,8 +15,8 @@ import { VerificationsTab } from './verifications-tab.tsx';
 /**
  * The operator's OVERVIEW first (docs/operator-tools.md), then the product's USERS and COMPLETED
  * CHALLENGES (docs/product.md#screens), the operator's queues issue 6 adds, the players' reports
- * (docs/fair-play.md), the RISK signals (docs/operator-tools.md) and the tax report
- * (docs/responsible-play.md). Ten tabs do not fit a 390 px phone, so the tab list scrolls sideways
+ * (docs/fair-play.md), the RISK signals (docs/operator-tools.md), the card disputes
+ * (docs/chargebacks.md) and the tax report (docs/responsible-play.md). Eleven tabs do not fit a 390 px phone, so the tab list scrolls sideways
  * inside its own strip (the page never does); arrow keys move between tabs and bring the focused
  * one into view.
  */
@@ -26,7 +27,7 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
       <Tabs defaultValue="overview">
         <div className="-mx-4 overflow-x-auto px-4 pb-1 sm:mx-0 sm:px-0">
           {/* Columns sized to their labels (not equal, as two tabs use): the longest label would
-              otherwise widen all ten past the page. On a phone the row scrolls; from a laptop's
+              otherwise widen all eleven past the page. On a phone the row scrolls; from a laptop's
               width it wraps, so that no tab is cut off at the edge. */}
           <TabsList
             aria-label="Admin sections"
@@ -40,6 +41,7 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
             <TabsTrigger value="verifications">ID VERIFICATION</TabsTrigger>
             <TabsTrigger value="reports">REPORTS</TabsTrigger>
             <TabsTrigger value="risk">RISK</TabsTrigger>
+            <TabsTrigger value="chargebacks">CHARGEBACKS</TabsTrigger>
             <TabsTrigger value="tax">TAX REPORT</TabsTrigger>
             <TabsTrigger value="audit">AUDIT LOG</TabsTrigger>
           </TabsList>
@@ -67,6 +69,9 @@ export function AdminDashboard({ viewerId }: { viewerId: number }) {
         </TabsContent>
         <TabsContent value="risk">
           <RiskTab />
+        </TabsContent>
+        <TabsContent value="chargebacks">
+          <ChargebacksTab />
         </TabsContent>
         <TabsContent value="tax">
           <TaxReportTab />

@@ -1,0 +1,131 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHARGEBACK_MESSAGES } from '#shared/contracts/chargebacks.ts';
+import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
+import {
+  ADMIN,
+  adminCall,
+  callApi,
+  launchBrowser,
+  registerPlayer,
+  signIn,
+  startApp,
+  type RunningApp,
+} from './harness.ts';
+
+/**
+ * A disputed card payment in the browser (docs/chargebacks.md): the player paid $30 by card and
+ * staked $20; the bank disputes the payment (the sandbox's admin route standing in for Stripe);
+ * the player sees the lock and the $20 they owe on /profile and /payouts, and a payout is refused
+ * with the reason; the operator finds the dispute on the CHARGEBACKS tab, with the evidence the
+ * worker staged, and submits it.
+ */
+const SCREENSHOTS_DIR = process.env.E2E_SCREENSHOTS_DIR;
+
+let app: RunningApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS_DIR) return;
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe('a disputed card payment', () => {
+  it('locks the player’s money with the debt shown, and the operator submits the evidence', async () => {
+    const player = await registerPlayer(browser, app.baseUrl);
+    const intent = await callApi<{ clientSecret: string; paymentIntentId: string }>(
+      player.context,
+      'POST',
+      '/api/create-payment-intent',
+      { amount: 30 },
+    );
+    await callApi(player.context, 'POST', '/api/sandbox/card/confirm', {
+      clientSecret: intent.clientSecret,
+      cardNumber: SANDBOX_TEST_CARDS.success,
+    });
+    await callApi(player.context, 'POST', '/api/challenges', {
+      game: 'Street Fighter 6',
+      amount: 20,
+      gamerTag: 'Ryu',
+      phoneNumber: '+1 555 010 3000',
+      console: 'PlayStation',
+    });
+    const { id: disputeId } = await adminCall<{ id: string }>(
+      app.baseUrl,
+      'POST',
+      '/api/sandbox/card/disputes',
+      { paymentIntentId: intent.paymentIntentId },
+    );
+
+    const { page } = player;
+    for (const path of ['/profile', '/payouts']) {
+      await page.goto(path);
+      const banner = page.getByRole('region', { name: 'Money locked' });
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain(
+        "Your account's money is locked because a card payment of $30.00 was disputed",
+      );
+      expect(await banner.textContent()).toContain('You owe $20.00.');
+    }
+    await screenshot(page, 'chargeback-player-payouts');
+    const refused = await player.context.request.post('/api/payouts', {
+      data: {
+        amount: 5,
+        paymentMethod: 'crypto',
+        paymentDetails: 'BTC bc1qexampleaddress',
+        phoneNumber: '+1 555 010 3000',
+      },
+    });
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('MONEY_LOCKED');
+
+    const operator = await signIn(browser, app.baseUrl, ADMIN);
+    await operator.page.goto('/admin');
+    await operator.page.getByRole('tab', { name: 'CHARGEBACKS' }).click();
+    const row = operator.page.getByRole('article', {
+      name: `$30.00 disputed by ${player.username}’s bank`,
+    });
+    await row.waitFor();
+    // The worker stages the evidence as soon as the dispute is recorded; the tab shows it on
+    // its next read.
+    const evidence = row.getByText('The evidence the bank reads');
+    for (let attempt = 0; !(await evidence.isVisible()); attempt += 1) {
+      if (attempt === 50) throw new Error('the evidence was never staged');
+      await operator.page.reload();
+      await operator.page.getByRole('tab', { name: 'CHARGEBACKS' }).click();
+      await row.waitFor();
+    }
+    await evidence.click();
+    expect(await row.textContent()).toContain(player.username);
+    await screenshot(operator.page, 'chargeback-admin-tab');
+    await row.getByRole('button', { name: 'SUBMIT' }).click();
+    await operator.page.getByText(CHARGEBACK_MESSAGES.submitted).first().waitFor();
+    await row.getByRole('button', { name: 'SUBMIT' }).waitFor({ state: 'detached' });
+    expect(await row.textContent()).toContain('Submitted');
+
+    const listed = await adminCall<Array<{ id: string; evidenceSubmittedAt: string | null }>>(
+      app.baseUrl,
+      'GET',
+      '/api/admin/chargebacks',
+    );
+    expect(listed.find((dispute) => dispute.id === disputeId)?.evidenceSubmittedAt).not.toBeNull();
+    await operator.context.close();
+    await player.context.close();
+  });
+});
