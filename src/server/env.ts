@@ -288,6 +288,11 @@ const envSchema = z.object({
    */
   TAX_REPORT_THRESHOLD: dollarAmount.default(200_000n),
   CARD_PAYMENTS_ENABLED: booleanFlag.default(true),
+  /**
+   * Hours a card deposit is refundable to the card only (besides being played through) before it
+   * may leave as a payout (docs/chargebacks.md).
+   */
+  CARD_CLEARING_HOURS: wholeNumber(0, 24 * 90).default(72),
   CRYPTO_PAYMENTS_ENABLED: booleanFlag.default(true),
   /** How many days back the admin's RISK tab looks (docs/operator-tools.md). */
   RISK_WINDOW_DAYS: wholeNumber(1, 365).default(30),

@@ -40,6 +40,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   TOURNAMENT_FULL: 409,
   LINKED_ACCOUNTS: 409,
   MONEY_LOCKED: 403,
+  CARD_MONEY: 400,
 };
 
 /** A refusal the client caused or may see: it carries a stable code and a message for people. */

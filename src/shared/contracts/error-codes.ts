@@ -82,5 +82,10 @@ export const ERROR_CODES = [
    * player's money (docs/chargebacks.md); the message gives the reason.
    */
   'MONEY_LOCKED',
+  /**
+   * A payout that would take card money not yet cleared (docs/chargebacks.md): it may go back to
+   * its card only; the message says how much.
+   */
+  'CARD_MONEY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

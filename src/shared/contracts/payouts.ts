@@ -288,6 +288,19 @@ export const payoutOptionsSchema = z.object({
 export type PayoutOptions = z.infer<typeof payoutOptionsSchema>;
 
 /**
+ * GET /api/payouts/limits (docs/chargebacks.md): of the wallet (`available`), what may leave as a
+ * payout (`withdrawable`) and what came by card and may go back to its card only for now
+ * (`refundableToCard`), in dollars; and the hours a card deposit takes to clear.
+ */
+export const payoutLimitsSchema = z.object({
+  available: z.number(),
+  withdrawable: z.number(),
+  refundableToCard: z.number(),
+  cardClearingHours: z.number().int(),
+});
+export type PayoutLimits = z.infer<typeof payoutLimitsSchema>;
+
+/**
  * GET /api/admin/payouts/balances: the provider's balance of each offered coin (docs/payouts.md).
  */
 export const payoutBalancesSchema = z.object({

@@ -42,6 +42,8 @@ const PAYOUT_OPTIONS = {
 
 interface PayoutServer {
   user?: PublicUser;
+  /** GET /api/payouts/limits; absent, the server does not know it (an older one). */
+  limits?: { available: number; withdrawable: number; refundableToCard: number };
   /** The history the server holds at the time of each request. */
   payouts?: () => PayoutView[];
   onRequest?: FetchHandler;
@@ -51,10 +53,14 @@ function serve({
   user = makeUser({ id: 1, balance: 40 }),
   payouts = () => [],
   onRequest = () => jsonResponse(201, { payout: makePayout({ id: 6, amount: 15 }), balance: 25 }),
+  limits,
 }: PayoutServer = {}) {
   return stubFetch((request) => {
     const { path } = parseRequestUrl(request.url);
     if (path === '/api/user') return jsonResponse(200, user);
+    if (path === '/api/payouts/limits' && limits) {
+      return jsonResponse(200, { ...limits, cardClearingHours: 72 });
+    }
     if (path === '/api/payouts/options') return jsonResponse(200, PAYOUT_OPTIONS);
     if (request.method === 'POST' && path === '/api/payouts') return onRequest(request);
     if (path === '/api/payouts') return jsonResponse(200, payouts());
@@ -457,5 +463,28 @@ describe('request payout dialog', () => {
       ),
     );
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says how much is withdrawable and how much goes back to the card, and the refusal', async () => {
+    const message =
+      '$30.00 of your balance came by card and can only be refunded to that card for now.';
+    serve({
+      limits: { available: 40, withdrawable: 10, refundableToCard: 30 },
+      onRequest: () =>
+        jsonResponse(400, { code: 'CARD_MONEY', message, fields: { amount: message } }),
+    });
+    const { user, dialog } = await openDialog();
+    expect(
+      await within(dialog).findByText(
+        'Withdrawable now: $10.00. Refundable to your card: $30.00, which came by card and clears once it is 72 hours old and played through.',
+      ),
+    ).toBeVisible();
+    await fill(user, dialog, { amount: '15' });
+    await user.click(submitButton(dialog));
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Amount ($)')).toHaveAccessibleDescription(
+        expect.stringContaining(message),
+      ),
+    );
   });
 });

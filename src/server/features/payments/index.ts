@@ -11,7 +11,7 @@ export {
   type CardProvider,
   type DisputeEvidence,
 } from './providers/types.ts';
-export { findPayment, lockPayment } from './repository.ts';
+export { cardCreditsSince, findPayment, lockPayment } from './repository.ts';
 export { paymentRoutes } from './routes.ts';
 export type { DisputeRecorder } from './service.ts';
 export { toPaymentRecord } from './view.ts';

@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { cardDisputes } from '../../db/schema/card-disputes.ts';
 import {
   payments,
   paymentWebhookEvents,
@@ -139,4 +140,40 @@ export async function listPaymentsForAdmin(
     .orderBy(desc(payments.id))
     .limit(options.limit ?? 200)
     .offset(options.offset ?? 0);
+}
+
+/**
+ * The player's card payments credited since `since`, newest first, each with what is still the
+ * player's (what a dispute took back is not): the card money the payout rules look at
+ * (docs/chargebacks.md).
+ */
+export async function cardCreditsSince(
+  db: Executor,
+  userId: number,
+  since: Date,
+): Promise<Array<{ paymentId: number; creditedAt: Date; amountCents: bigint }>> {
+  const rows = await db
+    .select({
+      paymentId: payments.id,
+      creditedAt: payments.creditedAt,
+      credited: payments.creditedAmountCents,
+      disputed: cardDisputes.amountCents,
+    })
+    .from(payments)
+    .leftJoin(cardDisputes, eq(cardDisputes.paymentId, payments.id))
+    .where(
+      and(
+        eq(payments.userId, userId),
+        eq(payments.method, 'card'),
+        eq(payments.status, 'credited'),
+        gte(payments.creditedAt, since),
+      ),
+    )
+    .orderBy(desc(payments.creditedAt));
+  return rows.flatMap((row) => {
+    const amountCents = (row.credited ?? 0n) - (row.disputed ?? 0n);
+    return row.creditedAt && amountCents > 0n
+      ? [{ paymentId: row.paymentId, creditedAt: row.creditedAt, amountCents }]
+      : [];
+  });
 }

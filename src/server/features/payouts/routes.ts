@@ -8,6 +8,7 @@ import {
   PAYOUT_MESSAGES,
   payoutIdParamsSchema,
   payoutListQuerySchema,
+  payoutLimitsSchema,
   payoutBalancesSchema,
   payoutOptionsSchema,
   payoutRequestBodySchema,
@@ -28,6 +29,7 @@ import { findPayoutWithOwner, listOwnPayouts, listPayoutsWithOwners } from './re
 import { handlePayoutIpn, simulateSandboxPayout, startPayoutSender } from './sender.ts';
 import { approvePayout, decidePayout, requestPayout } from './service.ts';
 import { payoutBalancesOf } from './balances.ts';
+import { payoutLimitsOf } from './card-money.ts';
 import { toAdminPayoutView, toPayoutView } from './view.ts';
 import { type PayoutSender } from './stages.ts';
 
@@ -101,6 +103,24 @@ export const payoutRoutes =
           return coin ? [{ code, label: coin.label, memoLabel: coin.memo?.label ?? null }] : [];
         }),
       }),
+    );
+
+    app.get(
+      '/api/payouts/limits',
+      {
+        config: { access: 'user' },
+        schema: { response: { 200: payoutLimitsSchema, ...errors } },
+      },
+      async (request) => {
+        const user = requireUser(request);
+        const limits = await payoutLimitsOf(ctx, ctx.db, user.id);
+        return {
+          available: centsToDollarNumber(limits.availableCents),
+          withdrawable: centsToDollarNumber(limits.withdrawableCents),
+          refundableToCard: centsToDollarNumber(limits.refundableToCardCents),
+          cardClearingHours: ctx.env.CARD_CLEARING_HOURS,
+        };
+      },
     );
 
     app.post(

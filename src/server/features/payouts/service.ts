@@ -11,6 +11,7 @@ import { recordAudit } from '../audit/index.ts';
 import { payoutHold, userWallet } from '../ledger/index.ts';
 import { PaymentProviderError } from '../payments/index.ts';
 import type { PayoutDestination, PayoutProvider } from './providers/types.ts';
+import { requireWithdrawable } from './card-money.ts';
 import { lockPayout } from './repository.ts';
 import { hasApprovedIdentity, REVIEW_REASON_SEPARATOR, reviewReasonsFor } from './rules.ts';
 import { type PayoutSender, notifyStage, endPayout, type PayoutDecision } from './stages.ts';
@@ -63,6 +64,7 @@ async function requirePayoutAllowed(
   const user = await lockUser(uow.tx, userId, 'share');
   if (!user) throw new Error(`user ${userId} has a session but no row`);
   requireMoneyUnlocked(user);
+  await requireWithdrawable(ctx, uow.tx, userId, amountCents);
   if (ctx.env.KYC_REQUIRED_FOR_PAYOUT && !(await hasApprovedIdentity(uow, userId))) {
     throw new AppError('IDENTITY_NOT_VERIFIED', PAYOUT_MESSAGES.identityRequired);
   }

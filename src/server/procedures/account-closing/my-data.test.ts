@@ -169,6 +169,9 @@ describe('GET /api/me/export', () => {
     // The player's result on their own challenge, accepted by the opponent: news for the player.
     const won = await reportedWin(me, opponent, 5);
     expect((await opponent.agent.post(`/api/challenges/${won}/confirm`)).statusCode).toBe(200);
+    // Card money is the card's until played through and 72 hours old (docs/chargebacks.md): the
+    // payout is of money that came another way.
+    await fund(t.database, me.id, 3000n);
     const payoutId = await requestPayout(me, 3);
 
     const response = await me.agent.get('/api/me/export');
@@ -185,8 +188,8 @@ describe('GET /api/me/export', () => {
       username: me.username,
       email: me.email,
       state: 'NY',
-      // $100 in, $10 + $20 + $5 staked, $9.50 won, $3 held for the payout.
-      balance: 71.5,
+      // $100 + $30 in, $10 + $20 + $5 staked, $9.50 won, $3 held for the payout.
+      balance: 101.5,
     });
     expect(data.challenges.map((challenge) => challenge.id)).toEqual([won, theirs, mine]);
     const [wonView] = data.challenges;
@@ -198,9 +201,11 @@ describe('GET /api/me/export', () => {
       phoneNumber: expect.any(String),
       record: expect.any(Object),
     });
-    // Every wallet movement, newest first: deposit, three stakes, the prize, the payout hold.
+    // Every wallet movement, newest first: deposit, three stakes, the prize, the $30, the payout
+    // hold.
     expect(data.transactions.map((row) => [row.kind, row.amount])).toEqual([
       ['payout_hold', -3],
+      ['deposit', 30],
       ['review_release', 9.5],
       ['stake', -5],
       ['stake', -20],

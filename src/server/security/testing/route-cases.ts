@@ -721,6 +721,7 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: adminOnly(404),
     },
   ],
+  'GET /api/payouts/limits': [{ request: () => get('/api/payouts/limits'), expect: signedIn(200) }],
   'POST /api/admin/users/:id/money-lock/lift': [
     {
       // No card payment of `player` was disputed: for an admin, nothing to lift.

@@ -36,6 +36,7 @@ import { ApiError } from '#client/lib/api-client.ts';
 import { applyServerFieldErrors } from '#client/lib/form-errors.ts';
 import { formatDollars } from '#client/lib/format.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
+import { usePayoutLimits } from '../api/get-payout-limits.ts';
 import { usePayoutOptions } from '../api/get-payout-options.ts';
 import { useRequestPayout, type RequestPayoutInput } from '../api/request-payout.ts';
 import { payoutMethodLabel } from '../lib/payout-display.ts';
@@ -125,6 +126,8 @@ function RequestPayoutForm({
   });
   const chosen = useWatch({ control, name: 'currency' });
   const coin = options.coins.find((offered) => offered.code === chosen);
+  const limits = usePayoutLimits();
+  const cardOnly = limits.data && limits.data.refundableToCard > 0 ? limits.data : null;
 
   const onSubmit = handleSubmit(async (values) => {
     setIdentityNeeded(undefined);
@@ -177,6 +180,13 @@ function RequestPayoutForm({
           />
         )}
       </Field>
+      {cardOnly && (
+        <p className="rounded-md border border-ink-600 bg-ink-800 p-3 text-sm text-slate-300">
+          Withdrawable now: {formatDollars(cardOnly.withdrawable)}. Refundable to your card:{' '}
+          {formatDollars(cardOnly.refundableToCard)}, which came by card and clears once it is{' '}
+          {cardOnly.cardClearingHours} hours old and played through.
+        </p>
+      )}
       <Field label="Payment Method" error={errors.paymentMethod?.message}>
         {(control) => (
           <NativeSelect {...control} {...register('paymentMethod')}>
