@@ -94,13 +94,18 @@ export const overviewSchema = z.object({
   from: z.string(),
   to: z.string(),
   ...figuresShape,
+  /**
+   * What players owe after chargebacks now, whatever the range (docs/chargebacks.md): dollars, and
+   * how many players owe.
+   */
+  debts: z.object({ total: z.number(), players: z.number().int() }),
   /** One row per day of the range, oldest first, days without activity included. */
   daily: z.array(overviewDaySchema),
 });
 export type Overview = z.infer<typeof overviewSchema>;
 
 /** The CSV files an admin can download: `GET /api/admin/exports/{name}.csv?from=&to=`. */
-export const EXPORT_NAMES = ['transfers', 'payments', 'payouts', 'tax'] as const;
+export const EXPORT_NAMES = ['transfers', 'payments', 'payouts', 'chargebacks', 'tax'] as const;
 export type ExportName = (typeof EXPORT_NAMES)[number];
 
 export const EXPORT_CSV_COLUMNS = {
@@ -142,6 +147,20 @@ export const EXPORT_CSV_COLUMNS = {
     'decided_at',
     'completed_at',
     'failure_reason',
+  ],
+  chargebacks: [
+    'dispute_id',
+    'created_at',
+    'user_id',
+    'username',
+    'payment_id',
+    'amount',
+    'reason',
+    'status',
+    'outcome',
+    'evidence_submitted_at',
+    'closed_at',
+    'debt_now',
   ],
   tax: [
     'user_id',

@@ -5,7 +5,7 @@ import { cursorRows, type DatabaseHandle } from '../../db/client.ts';
 import { spreadsheetText } from '../../lib/spreadsheet-text.ts';
 import { streamTaxReport } from './tax-report.ts';
 import { rangeBounds, type DayRange } from './overview.ts';
-import { transfersQuery } from '../ledger/index.ts';
+import { debtCentsOf, transfersQuery } from '../ledger/index.ts';
 import { utcIso } from '../../lib/sql-time.ts';
 
 /** One CSV record: the fields of `EXPORT_CSV_COLUMNS[name]`, money as exact decimal dollars. */
@@ -131,6 +131,51 @@ function toPayoutRecord(row: PayoutRow): CsvRecord {
   };
 }
 
+interface ChargebackRow {
+  dispute_id: string;
+  created_at: string;
+  user_id: number;
+  username: string;
+  payment_id: number;
+  amount_cents: string;
+  reason: string;
+  status: string;
+  outcome: string;
+  evidence_submitted_at: string | null;
+  closed_at: string | null;
+  debt_cents: string;
+}
+
+/** Card disputes opened in the range, with what their player owes now (docs/chargebacks.md). */
+export function chargebacksQuery(start: string, end: string): SQL {
+  return sql`
+    select d.provider_dispute_id as dispute_id, ${utcIso(sql`d.created_at`)} as created_at,
+      d.user_id, ${usernameOf(sql`d.user_id`)} as username, d.payment_id,
+      d.amount_cents::text as amount_cents, d.reason, d.provider_status as status, d.outcome,
+      ${utcIso(sql`d.evidence_submitted_at`)} as evidence_submitted_at,
+      ${utcIso(sql`d.closed_at`)} as closed_at, ${debtCentsOf(sql`d.user_id`)}::text as debt_cents
+    from card_disputes d
+    where d.created_at >= ${start}::timestamptz and d.created_at < ${end}::timestamptz
+    order by d.created_at, d.id`;
+}
+
+function toChargebackRecord(row: ChargebackRow): CsvRecord {
+  return {
+    dispute_id: spreadsheetText(row.dispute_id),
+    created_at: row.created_at,
+    user_id: Number(row.user_id),
+    username: spreadsheetText(row.username),
+    payment_id: Number(row.payment_id),
+    amount: centsText(row.amount_cents),
+    reason: spreadsheetText(row.reason),
+    status: spreadsheetText(row.status),
+    outcome: row.outcome,
+    evidence_submitted_at: row.evidence_submitted_at ?? '',
+    closed_at: row.closed_at ?? '',
+    debt_now: centsText(row.debt_cents),
+  };
+}
+
 async function* mapRows<T>(
   batches: AsyncGenerator<T[], void, undefined>,
   toRecord: (row: T) => CsvRecord,
@@ -166,6 +211,11 @@ export function streamExport(
       return mapRows(
         cursorRows<PayoutRow>(database, payoutsQuery(start, end), batchSize),
         toPayoutRecord,
+      );
+    case 'chargebacks':
+      return mapRows(
+        cursorRows<ChargebackRow>(database, chargebacksQuery(start, end), batchSize),
+        toChargebackRecord,
       );
     case 'tax':
       return (async function* () {

@@ -31,6 +31,7 @@ import { AppError } from '../../errors.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { clearAccountLink } from '../accounts/index.ts';
 import { recordAudit } from '../audit/index.ts';
+import { outstandingDebts } from '../ledger/index.ts';
 import { streamExport, type CsvRecord } from './exports.ts';
 import { buildOverview, disputeRate, type DayRange, type OverviewFigures } from './overview.ts';
 import { addAdminNote, loadPlayerPage } from './player-page.ts';
@@ -50,7 +51,7 @@ const errors = {
 };
 
 /** The figures as the API shows them: dollars as numbers, the dispute rate as a fraction. */
-function toFigures(figures: OverviewFigures): Omit<Overview, 'from' | 'to' | 'daily'> {
+function toFigures(figures: OverviewFigures): Omit<Overview, 'from' | 'to' | 'daily' | 'debts'> {
   return {
     stakesVolume: centsToDollarNumber(figures.stakesVolumeCents),
     feesEarned: centsToDollarNumber(figures.feesEarnedCents),
@@ -97,10 +98,12 @@ export const insightsRoutes =
       },
       async (request): Promise<Overview> => {
         const report = await buildOverview(ctx.db, rangeOf(request.query));
+        const debts = await outstandingDebts(ctx.db);
         return {
           from: report.range.from,
           to: report.range.to,
           ...toFigures(report.total),
+          debts: { total: centsToDollarNumber(debts.totalCents), players: debts.players },
           daily: report.daily.map(({ date, ...figures }) => ({ date, ...toFigures(figures) })),
         };
       },

@@ -1,5 +1,6 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { queryRows, sqlArray, type Executor } from '../../db/client.ts';
+import { debtCentsOf } from './debts.ts';
 
 /**
  * A player's money as the API shows it (docs/fair-play.md): `available` is the wallet, which
@@ -38,9 +39,7 @@ const underReviewSql = (userId: SQL | AnyColumn): SQL =>
     where r.user_id = ${userId} and r.kind = 'review' and r.balance_cents <> 0), 0)`;
 
 /** What the player owes: their receivable's balance below zero, found by its key. */
-const debtSql = (userId: SQL | AnyColumn): SQL =>
-  sql`coalesce((select -d.balance_cents from ledger_accounts d
-    where d.key = 'receivable:user:' || ${userId}), 0)`;
+const debtSql = (userId: SQL | AnyColumn): SQL => debtCentsOf(sql`${userId}`);
 
 /** The SQL of one player's balances, for a statement that selects users. */
 export const balanceColumns = (userId: SQL): SQL => sql`

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { playerReceivable, userWallet } from './accounts.ts';
 
@@ -26,3 +26,23 @@ export async function lockWalletAndDebt(
   }
   return { walletCents, debtCents };
 }
+
+/**
+ * What players owe the house now (docs/chargebacks.md), from the few receivables that hold a debt
+ * (a partial index): the overview's figure.
+ */
+export async function outstandingDebts(
+  db: Executor,
+): Promise<{ totalCents: bigint; players: number }> {
+  const [row] = await queryRows<{ total: string; players: number }>(
+    db,
+    sql`select coalesce(-sum(balance_cents), 0)::text as total, count(*)::int as players
+      from ledger_accounts where kind = 'receivable' and balance_cents <> 0`,
+  );
+  return { totalCents: BigInt(row?.total ?? '0'), players: Number(row?.players ?? 0) };
+}
+
+/** What the player whose id is `userId` owes, as SQL for a statement that selects players. */
+export const debtCentsOf = (userId: SQL): SQL =>
+  sql`coalesce((select -owed.balance_cents from ledger_accounts owed
+    where owed.key = 'receivable:user:' || ${userId}), 0)`;

@@ -24,7 +24,7 @@ export {
   totalCents,
   type UserBalances,
 } from './balances.ts';
-export { lockWalletAndDebt } from './debts.ts';
+export { debtCentsOf, lockWalletAndDebt, outstandingDebts } from './debts.ts';
 export { checkLedgerInvariants } from './invariants.ts';
 export {
   POSTED_COLUMNS,

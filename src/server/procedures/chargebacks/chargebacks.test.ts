@@ -456,3 +456,33 @@ describe('the CHARGEBACKS tab', () => {
     expect(malformed.statusCode).toBe(400);
   });
 });
+
+describe('debts for the operator', () => {
+  it('are on the overview and in the chargebacks export', async () => {
+    const debtsNow = async () => {
+      const response = await admin.get('/api/admin/overview');
+      expect(response.statusCode).toBe(200);
+      return response.json<{ debts: { total: number; players: number } }>().debts;
+    };
+    const before = await debtsNow();
+    const { agent, user } = await signUp(t.app);
+    const intentId = await depositByCard(agent, '20');
+    await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 12 });
+    const disputeId = await dispute(intentId);
+    expect(await debtsNow()).toEqual({
+      total: before.total + 12,
+      players: before.players + 1,
+    });
+
+    const csv = await admin.get('/api/admin/exports/chargebacks.csv');
+    expect(csv.statusCode).toBe(200);
+    const [header, ...lines] = csv.body.trim().split(/\r?\n/);
+    expect(header).toBe(
+      'dispute_id,created_at,user_id,username,payment_id,amount,reason,status,outcome,' +
+        'evidence_submitted_at,closed_at,debt_now',
+    );
+    const line = lines.find((row) => row.startsWith(`${disputeId},`));
+    expect(line).toContain(`,${user.id},${user.username},`);
+    expect(line).toMatch(/,20\.00,fraudulent,needs_response,open,,,12\.00$/);
+  });
+});

@@ -50,6 +50,7 @@ function overviewOf(from: string, to: string): Overview {
     stakesVolume: 20 * daily.length,
     deposits: 50.5 * daily.length,
     registrations: daily.length,
+    debts: { total: 45.5, players: 2 },
     daily,
   };
 }
@@ -86,6 +87,7 @@ describe('the admin OVERVIEW tab', () => {
     expect(tile('Deposits')).toHaveTextContent('$1,515.00');
     expect(tile('Dispute rate')).toHaveTextContent('25.0%');
     expect(tile('Registrations')).toHaveTextContent('30');
+    expect(tile('Debts owed today')).toHaveTextContent('$45.502 player(s)');
 
     const money = screen.getByRole('figure', { name: 'Money by day' });
     const table = within(money).getByRole('table', { name: /Money by day/ });

@@ -38,7 +38,10 @@ export function lastDays(days: number, today: string): DayRange {
 const percent = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 const count = (value: number) => String(value);
 
-const TILES: Array<{ key: keyof Omit<Overview, 'from' | 'to' | 'daily'>; label: string }> = [
+const TILES: Array<{
+  key: keyof Omit<Overview, 'from' | 'to' | 'daily' | 'debts'>;
+  label: string;
+}> = [
   { key: 'stakesVolume', label: 'Stakes volume' },
   { key: 'feesEarned', label: 'Fees earned' },
   { key: 'deposits', label: 'Deposits' },
@@ -63,6 +66,7 @@ const EXPORT_LABELS: Record<ExportName, string> = {
   transfers: 'Ledger transfers',
   payments: 'Payments',
   payouts: 'Payouts',
+  chargebacks: 'Card disputes',
   tax: 'Tax list',
 };
 
@@ -252,6 +256,18 @@ export function OverviewTab() {
                 </dd>
               </div>
             ))}
+            {/* What players owe after chargebacks is of today, whatever the range. */}
+            <div className="rounded-lg border border-ink-700 bg-ink-900/60 p-3">
+              <dt className="text-[0.7rem] font-semibold tracking-wider text-slate-400 uppercase">
+                Debts owed today
+              </dt>
+              <dd className="mt-1 font-display text-lg font-bold text-white tabular-nums">
+                {formatDollars(overview.data.debts.total)}
+                <span className="ml-2 font-sans text-xs font-normal text-slate-400">
+                  {overview.data.debts.players} player(s)
+                </span>
+              </dd>
+            </div>
           </dl>
           <Charts overview={overview.data} />
         </>
