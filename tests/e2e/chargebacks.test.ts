@@ -8,6 +8,7 @@ import {
   ADMIN,
   adminCall,
   callApi,
+  creditPlayer,
   launchBrowser,
   registerPlayer,
   signIn,
@@ -17,7 +18,7 @@ import {
 
 /**
  * A disputed card payment in the browser (docs/chargebacks.md): the player paid $30 by card and
- * staked $20; the bank disputes the payment (the sandbox's admin route standing in for Stripe);
+ * staked $20 in a match an opponent accepted; the bank disputes the payment (the sandbox's admin route standing in for Stripe);
  * the player sees the lock and the $20 they owe on /profile and /payouts, and a payout is refused
  * with the reason; the operator finds the dispute on the CHARGEBACKS tab, with the evidence the
  * worker staged, and submits it.
@@ -59,13 +60,17 @@ describe('a disputed card payment', () => {
       clientSecret: intent.clientSecret,
       cardNumber: SANDBOX_TEST_CARDS.success,
     });
-    await callApi(player.context, 'POST', '/api/challenges', {
+    const match = await callApi<{ id: number }>(player.context, 'POST', '/api/challenges', {
       game: 'Street Fighter 6',
       amount: 20,
       gamerTag: 'Ryu',
       phoneNumber: '+1 555 010 3000',
       console: 'PlayStation',
     });
+    // An opponent accepts: the stake stays in escrow through the dispute, so the wallet lacks it.
+    const opponent = await registerPlayer(browser, app.baseUrl);
+    await creditPlayer(app.baseUrl, opponent.username, '20');
+    await callApi(opponent.context, 'POST', `/api/challenges/${match.id}/accept`);
     const { id: disputeId } = await adminCall<{ id: string }>(
       app.baseUrl,
       'POST',
@@ -126,6 +131,7 @@ describe('a disputed card payment', () => {
     );
     expect(listed.find((dispute) => dispute.id === disputeId)?.evidenceSubmittedAt).not.toBeNull();
     await operator.context.close();
+    await opponent.context.close();
     await player.context.close();
   });
 });

@@ -31,6 +31,8 @@ export const CANCEL_CAUSES = [
   'suspended',
   'play_break',
   'declined',
+  /** A card dispute locked the creator's money (docs/chargebacks.md). */
+  'money_locked',
 ] as const;
 export type CancelCause = (typeof CANCEL_CAUSES)[number];
 

@@ -78,7 +78,7 @@ export async function suggestOpponents(
 export async function lockUser(
   db: Executor,
   id: number,
-  strength: 'update' | 'share',
+  strength: 'update' | 'no key update' | 'share',
 ): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1).for(strength);
   return user;

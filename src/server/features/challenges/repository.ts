@@ -290,10 +290,11 @@ export function acceptedNews(challengeId: SQL): { title: SQL; body: SQL; dedupeK
 
 /**
  * The player's row (id and username) if their suspension, break and money lock are still as
- * `seen`, locked `for key share`; no row otherwise, and the call built on it does nothing. A
- * money lock takes the row `for update` too. A suspension or a break cancels its player's open challenges in its own transaction, holding their row `for
- * update`: this lock waits for it and then finds the row changed, or holds it off until the call
- * has committed, where the sweep then finds what the call made.
+ * `seen`, locked `for share`; no row otherwise, and the call built on it does nothing. A
+ * suspension, a break or a money lock withdraws its player's open challenges in its own
+ * transaction, holding their row (`for update`, a lock `for no key update`): this lock waits for
+ * it and then finds the row changed, or holds it off until the call has committed, where the
+ * sweep then finds what the call made.
  */
 function playerAsSeen(userId: number, seen: SeenStanding): SQL {
   return sql`select u.id, u.username from users u
@@ -302,7 +303,7 @@ function playerAsSeen(userId: number, seen: SeenStanding): SQL {
         and u.suspended_until is not distinct from ${seen.suspendedUntil?.toISOString() ?? null}::timestamptz
         and u.play_break_until is not distinct from ${seen.playBreakUntil?.toISOString() ?? null}::timestamptz
         and u.money_locked_at is not distinct from ${seen.moneyLockedAt?.toISOString() ?? null}::timestamptz
-      for key share`;
+      for share`;
 }
 
 /**

@@ -302,7 +302,7 @@ export async function withdrawOpenLocked(
   ctx: AppContext,
   uow: UnitOfWork,
   challenge: Challenge,
-  cause: 'creator' | 'suspended' | 'play_break' | 'declined',
+  cause: 'creator' | 'suspended' | 'play_break' | 'declined' | 'money_locked',
   by: { actorUserId?: number; memo?: string } = {},
 ): Promise<void> {
   await ctx.ledger.post(uow, {

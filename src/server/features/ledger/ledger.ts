@@ -229,9 +229,7 @@ export function createLedger(bus: EventBus): Ledger {
     const posted = postedResult(rows);
     if (!posted) throw new Error(`ledger_post answered nothing for ${input.idempotencyKey}`);
     const { touchedUsers, ...result } = posted;
-    const userBalances = await getUsersBalances(uow.tx, [...touchedUsers]);
-    for (const [userId, money] of userBalances) uow.afterCommit(balanceEvent(userId, money));
-    return { ...result, userBalances };
+    return { ...result, userBalances: await getUsersBalances(uow.tx, [...touchedUsers]) };
   }
 
   /**
@@ -272,15 +270,27 @@ export function createLedger(bus: EventBus): Ledger {
 
   return {
     async post(uow, input) {
-      const result = await postOne(uow, input);
-      if (result.replayed || input.kind === 'debt_repayment') return result;
-      const debtors = creditedDebtors(input, result);
-      if (debtors.length === 0) return result;
-      for (const userId of debtors) {
-        await repayDebt(uow, userId, `debt-repayment:${result.transferId}:${userId}`);
+      let result = await postOne(uow, input);
+      const debtors =
+        result.replayed || input.kind === 'debt_repayment' ? [] : creditedDebtors(input, result);
+      if (debtors.length > 0) {
+        // The answer is the money after the repayments: what the caller and the sockets show.
+        const balancesAfter = new Map(result.balancesAfter);
+        for (const userId of debtors) {
+          const repaid = await repayDebt(
+            uow,
+            userId,
+            `debt-repayment:${result.transferId}:${userId}`,
+          );
+          for (const [key, balance] of repaid?.balancesAfter ?? []) balancesAfter.set(key, balance);
+        }
+        const userBalances = await getUsersBalances(uow.tx, [...result.userBalances.keys()]);
+        result = { ...result, balancesAfter, userBalances };
       }
-      const userBalances = await getUsersBalances(uow.tx, [...result.userBalances.keys()]);
-      return { ...result, userBalances };
+      for (const [userId, money] of result.userBalances) {
+        uow.afterCommit(balanceEvent(userId, money));
+      }
+      return result;
     },
 
     async postWith<T>(db: Executor, _kind: TransferKind, statement: SQL) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { payouts, type Payout, type PayoutStatus } from '../../db/schema/payouts.ts';
 import { users } from '../../db/schema/users.ts';
@@ -63,6 +63,22 @@ export async function findPayoutWithOwner(
 export async function lockPayout(db: Executor, id: number): Promise<Payout | undefined> {
   const [row] = await db.select().from(payouts).where(eq(payouts.id, id)).limit(1).for('update');
   return row;
+}
+
+/** A user's payouts waiting for an admin or the sender, locked in id order. */
+export async function lockWaitingPayoutsOf(db: Executor, userId: number): Promise<Payout[]> {
+  return db
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.userId, userId),
+        eq(payouts.status, 'pending'),
+        inArray(payouts.stage, ['review', 'queued']),
+      ),
+    )
+    .orderBy(payouts.id)
+    .for('update');
 }
 
 /** A user's pending payouts, locked in id order (account deletion fails them all). */

@@ -8,7 +8,7 @@ import { EXTERNAL_CRYPTO, payoutHold, userWallet } from '../ledger/index.ts';
 import { enqueueMail } from '../mail/index.ts';
 import { notify } from '../notifications/index.ts';
 import type { PayoutProvider } from './providers/types.ts';
-import { lockPendingPayoutsOf } from './repository.ts';
+import { lockWaitingPayoutsOf } from './repository.ts';
 
 /**
  * A payout's stages as the player is told of them, and its end: what the admin's decisions
@@ -182,20 +182,16 @@ export async function endPayout(
 /**
  * Returns to the wallet every payout of the player that has not left yet: waiting for an admin or
  * queued for the sender (docs/chargebacks.md). One the sender has claimed is on its way and is
- * left to finish; its claim and this lock take the payout row one after the other. Answers the
- * ids returned.
+ * left to finish: a claim in flight holds the row, and once it commits the row is no longer
+ * queued, so it is passed over.
  */
 export async function returnWaitingPayouts(
   ctx: AppContext,
   uow: UnitOfWork,
   userId: number,
   reason: string,
-): Promise<number[]> {
-  const returned: number[] = [];
-  for (const payout of await lockPendingPayoutsOf(uow.tx, userId)) {
-    if (payout.stage !== 'review' && payout.stage !== 'queued') continue;
+): Promise<void> {
+  for (const payout of await lockWaitingPayoutsOf(uow.tx, userId)) {
     await endPayout(ctx, uow, payout, { outcome: 'fail', adminId: null, reason });
-    returned.push(payout.id);
   }
-  return returned;
 }

@@ -23,7 +23,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/index.ts';
 import { tournamentEscrow, userWallet } from '../ledger/index.ts';
 import { notify } from '../notifications/index.ts';
-import { linkedAccountsOf, requireCashPlayAllowed } from '../accounts/index.ts';
+import { linkedAccountsOf, lockUser, requireCashPlayAllowed } from '../accounts/index.ts';
 import { announce, enteredOf, refundEntry } from './entries.ts';
 export type CreateTournamentInput = z.output<typeof createTournamentBodySchema>;
 
@@ -113,7 +113,11 @@ export async function joinTournament(ctx: AppContext, id: number, userId: number
     const now = ctx.clock();
     if (tournament.status !== 'open' || now >= tournament.startsAt)
       throw new AppError('TOURNAMENT_NOT_OPEN', TOURNAMENT_MESSAGES.notOpen);
-    await requireCashPlayAllowed(uow.tx, userId, now);
+    // Shared, so that a suspension or a card dispute's lock (which hold the row) comes wholly
+    // before this entry or wholly after it, and then withdraws it.
+    const standing = await lockUser(uow.tx, userId, 'share');
+    if (!standing) throw new Error(`user ${userId} has a session but no row`);
+    await requireCashPlayAllowed(uow.tx, userId, now, standing);
     const entered = await enteredOf(uow.tx, id);
     if (entered.some((entry) => entry.userId === userId))
       throw new AppError('CONFLICT', TOURNAMENT_MESSAGES.alreadyJoined);

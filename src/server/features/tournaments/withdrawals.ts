@@ -10,15 +10,16 @@ import {
 import { users } from '../../db/schema/users.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
 import { notify } from '../notifications/index.ts';
-import { isSuspended, playBreakOf, STANDING_COLUMNS } from '../accounts/index.ts';
+import { isSuspended, moneyLockOf, playBreakOf, STANDING_COLUMNS } from '../accounts/index.ts';
 import { announce, refundEntry } from './entries.ts';
 
 /** Why a player's place in a tournament not yet started was given up for them. */
-export type WithdrawalCause = 'suspended' | 'play_break';
+export type WithdrawalCause = 'suspended' | 'play_break' | 'money_locked';
 
 const BECAUSE: Record<WithdrawalCause, string> = {
   suspended: 'your account is suspended',
   play_break: 'you are taking a break from cash play',
+  money_locked: 'a card payment of yours was disputed',
 };
 
 export interface HeldEntry {
@@ -138,6 +139,7 @@ export async function entriesBarredAt(
   for (const standing of standings) {
     if (isSuspended(standing, now)) causeOf.set(standing.id, 'suspended');
     else if (playBreakOf(standing, now)) causeOf.set(standing.id, 'play_break');
+    else if (moneyLockOf(standing)) causeOf.set(standing.id, 'money_locked');
   }
   return entered.flatMap((entry) => {
     const cause = causeOf.get(entry.userId);

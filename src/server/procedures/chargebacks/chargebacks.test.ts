@@ -8,6 +8,7 @@ import { createAppContext } from '#server/context.ts';
 import { auditLog } from '#server/db/schema/audit-log.ts';
 import { cardDisputes } from '#server/db/schema/card-disputes.ts';
 import { payouts } from '#server/db/schema/payouts.ts';
+import { tournamentEntries } from '#server/db/schema/tournaments.ts';
 import { HOUSE_ADJUSTMENTS, userWallet } from '#server/features/ledger/accounts.ts';
 import { checkLedgerInvariants } from '#server/features/ledger/invariants.ts';
 import { createLedger, ledgerPostCall, POSTED_COLUMNS } from '#server/features/ledger/ledger.ts';
@@ -70,6 +71,20 @@ async function depositByCard(agent: Agent, amount: string): Promise<string> {
   });
   expect(paid.statusCode).toBe(200);
   return paid.json<{ paymentIntentId: string }>().paymentIntentId;
+}
+
+/**
+ * Stakes `amount` of the player's wallet in a match an opponent accepted: money a dispute leaves
+ * in escrow, so that the wallet lacks it.
+ */
+async function stakeInMatch(agent: Agent, amount: number): Promise<number> {
+  const created = await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount });
+  expect(created.statusCode).toBe(201);
+  const id = created.json<{ id: number }>().id;
+  const opponent = await signUp(t.app);
+  await fund(t.database, opponent.user.id, BigInt(amount) * 100n);
+  expect((await opponent.agent.post(`/api/challenges/${id}/accept`)).statusCode).toBe(200);
+  return id;
 }
 
 async function depositByCrypto(agent: Agent, amount: string): Promise<void> {
@@ -166,8 +181,7 @@ describe('a disputed card payment', () => {
     });
     expect(tournament.statusCode).toBe(201);
     const intentId = await depositByCard(agent, '30');
-    const spent = await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 20 });
-    expect(spent.statusCode).toBe(201);
+    await stakeInMatch(agent, 20);
     await dispute(intentId);
     const reason = disputedPaymentReason('$30.00');
 
@@ -215,15 +229,47 @@ describe('a disputed card payment', () => {
     expect(await moneyOf(agent)).toMatchObject({ available: 30, debt: 0 });
   });
 
+  it('withdraws the open challenges and tournament places, so no accomplice can take them', async () => {
+    const { agent, user } = await signUp(t.app);
+    const intentId = await depositByCard(agent, '30');
+    const open = await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 10 });
+    expect(open.statusCode).toBe(201);
+    const tournament = await admin.post('/api/admin/tournaments', {
+      ...TOURNAMENT_BODY,
+      startsAt: inAnHour(),
+    });
+    const tournamentId = tournament.json<{ id: number }>().id;
+    expect((await agent.post(`/api/tournaments/${tournamentId}/join`)).statusCode).toBe(200);
+    expect(await moneyOf(agent)).toMatchObject({ available: 15 });
+
+    await dispute(intentId);
+    const challenge = await agent.get(`/api/challenges/${open.json<{ id: number }>().id}`);
+    expect(challenge.json()).toMatchObject({ status: 'cancelled' });
+    const entries = await t.database.db
+      .select()
+      .from(tournamentEntries)
+      .where(
+        and(
+          eq(tournamentEntries.tournamentId, tournamentId),
+          eq(tournamentEntries.userId, user.id),
+        ),
+      );
+    expect(entries.map((entry) => entry.status)).toEqual(['left']);
+    // Both came back to the wallet, which then paid the whole chargeback: nothing is owed.
+    expect(await moneyOf(agent)).toMatchObject({ available: 0, debt: 0 });
+  });
+
   it('pays a debt first from an admin credit', async () => {
     const { agent, user } = await signUp(t.app);
     const intentId = await depositByCard(agent, '15');
-    await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 15 });
+    await stakeInMatch(agent, 15);
     await dispute(intentId);
     expect(await moneyOf(agent)).toMatchObject({ available: 0, debt: 15 });
 
     const credit = await admin.post(`/api/admin/users/${user.id}/balance`, { amount: '20' });
     expect(credit.statusCode).toBe(200);
+    // The answer is the balance after the debt was paid.
+    expect(credit.json()).toEqual({ balance: 5 });
     expect(await moneyOf(agent)).toMatchObject({ available: 5, debt: 0 });
   });
 });
@@ -232,7 +278,7 @@ describe('closing a dispute', () => {
   it('when won, gives the money back, the debt first, and keeps the lock for an admin', async () => {
     const { agent } = await signUp(t.app);
     const intentId = await depositByCard(agent, '30');
-    await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 20 });
+    await stakeInMatch(agent, 20);
     const disputeId = await dispute(intentId);
     expect(await moneyOf(agent)).toMatchObject({ available: 0, debt: 20 });
 
@@ -253,7 +299,7 @@ describe('closing a dispute', () => {
   it('when lost, keeps the debt until it is repaid, and the lock until an admin lifts it', async () => {
     const { agent, user } = await signUp(t.app);
     const intentId = await depositByCard(agent, '12.50');
-    await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 12 });
+    await stakeInMatch(agent, 12);
     const disputeId = await dispute(intentId);
     expect((await close(disputeId, 'lost')).statusCode).toBe(200);
     expect(await moneyOf(agent)).toMatchObject({ available: 0, debt: 12 });
@@ -365,7 +411,7 @@ describe('the invariants', () => {
   it('catch money in the wallet of a player who owes, which no path may leave', async () => {
     const { agent, user } = await signUp(t.app);
     const intentId = await depositByCard(agent, '10');
-    await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 10 });
+    await stakeInMatch(agent, 10);
     await dispute(intentId);
     // A credit that goes around `ledger.post`, as a one-statement call would.
     const credit = (direction: 'credit' | 'debit') =>
@@ -467,7 +513,7 @@ describe('debts for the operator', () => {
     const before = await debtsNow();
     const { agent, user } = await signUp(t.app);
     const intentId = await depositByCard(agent, '20');
-    await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 12 });
+    await stakeInMatch(agent, 12);
     const disputeId = await dispute(intentId);
     expect(await debtsNow()).toEqual({
       total: before.total + 12,

@@ -20,7 +20,9 @@ import {
   userWallet,
   type Entry,
 } from '../../features/ledger/index.ts';
+import { lockOpenChallengesOf, withdrawOpenLocked } from '../../features/challenges/index.ts';
 import { notify } from '../../features/notifications/index.ts';
+import { lockOpenEntriesOf, withdrawEntriesLocked } from '../../features/tournaments/index.ts';
 import { lockPayment, type CardDisputeReport } from '../../features/payments/index.ts';
 import { returnWaitingPayouts } from '../../features/payouts/index.ts';
 
@@ -57,9 +59,12 @@ const entriesOf = (entries: Entry[]): Entry[] => entries.filter((entry) => entry
 
 /**
  * Takes a disputed payment's money back (docs/chargebacks.md), in the caller's transaction, with
- * the player's row locked first: their payouts that have not left go back to the wallet; the
- * wallet pays what it can and the rest becomes their debt; their money is locked. Escrows and
- * credits under review stay where they are, so an innocent opponent's match goes on.
+ * the player's row locked first (`for no key update`: a notification about them, which only
+ * references the row, never waits behind it). Their payouts that have not left, their open
+ * challenges and their places in tournaments not started go back to the wallet, so that no
+ * accomplice can take that money from them; the wallet pays what it can and the rest becomes
+ * their debt; their money is locked. Accepted matches and credits under review stay where they
+ * are, so an innocent opponent's match goes on.
  */
 async function chargeBack(
   ctx: AppContext,
@@ -68,10 +73,20 @@ async function chargeBack(
   disputeId: string,
   amountCents: bigint,
 ): Promise<bigint> {
-  const user = await lockUser(uow.tx, payment.userId, 'update');
+  // Places in tournaments are locked before the player, in the order a suspension takes them.
+  const places = await lockOpenEntriesOf(uow, payment.userId);
+  const user = await lockUser(uow.tx, payment.userId, 'no key update');
   if (!user) throw new Error(`payment ${payment.id} names user ${payment.userId}, who has no row`);
   const reason = disputedPaymentReason(formatCents(amountCents));
   await returnWaitingPayouts(ctx, uow, user.id, reason);
+  for (const challenge of await lockOpenChallengesOf(uow.tx, user.id)) {
+    await withdrawOpenLocked(ctx, uow, challenge, 'money_locked', { memo: reason });
+  }
+  await withdrawEntriesLocked(
+    ctx,
+    uow,
+    places.map((place) => ({ ...place, cause: 'money_locked' as const })),
+  );
   const { walletCents } = await lockWalletAndDebt(uow.tx, user.id);
   const fromWallet = smaller(walletCents, amountCents);
   const transfer = await ctx.ledger.post(uow, {
@@ -91,7 +106,7 @@ async function chargeBack(
   });
   const now = ctx.clock();
   const locked = await lockMoney(uow.tx, user, reason, now);
-  const lock = { reason: user.moneyLockReason ?? reason, since: now.toISOString() };
+  const lock = { reason, since: now.toISOString() };
   const owed = amountCents - fromWallet;
   await notify(uow, ctx.bus, {
     userId: user.id,
@@ -117,7 +132,7 @@ async function reverseChargeBack(
   uow: UnitOfWork,
   dispute: CardDispute,
 ): Promise<void> {
-  const user = await lockUser(uow.tx, dispute.userId, 'update');
+  const user = await lockUser(uow.tx, dispute.userId, 'no key update');
   const { debtCents } = await lockWalletAndDebt(uow.tx, dispute.userId);
   const toDebt = smaller(debtCents, dispute.amountCents);
   const toPlayer = dispute.amountCents - toDebt;
@@ -184,6 +199,10 @@ export async function recordDispute(
       return null;
     }
     if (payment.creditedAmountCents === null) {
+      if (payment.status !== 'pending') {
+        log.error({ ...context, status: payment.status }, 'dispute of a payment never credited');
+        return null;
+      }
       // Stripe disputes only a paid charge: our record of it is a moment behind. Failing makes
       // Stripe deliver the event again.
       throw new AppError('SERVICE_UNAVAILABLE', 'The disputed payment is not credited yet.');

@@ -19,7 +19,7 @@ export async function liftMoneyLockByAdmin(
   order: { adminId: number; userId: number; note: string | undefined },
 ): Promise<void> {
   await inTransaction(ctx.db, async (uow) => {
-    const user = await lockUser(uow.tx, order.userId, 'update');
+    const user = await lockUser(uow.tx, order.userId, 'no key update');
     if (!user || user.deletedAt) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
     const lock = moneyLockOf(user);
     if (!lock) throw new AppError('CONFLICT', CHARGEBACK_MESSAGES.notLocked);

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { disputedPaymentReason } from '#shared/money-lock.ts';
 import { cardDisputes } from '#server/db/schema/card-disputes.ts';
+import { fund } from '#tests/helpers/money.ts';
 import {
   Agent,
   createTestApp,
@@ -98,8 +99,15 @@ async function disputeRow(dispute: FakeDispute) {
 async function playerWhoStaked() {
   const player = await signUp(t.app);
   const intent = await paidDeposit(player.agent, '30');
+  // In a match an opponent accepted: the stake stays in escrow through a dispute.
   const staked = await player.agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 20 });
   expect(staked.statusCode).toBe(201);
+  const opponent = await signUp(t.app);
+  await fund(t.database, opponent.user.id, 2000n);
+  const accepted = await opponent.agent.post(
+    `/api/challenges/${staked.json<{ id: number }>().id}/accept`,
+  );
+  expect(accepted.statusCode).toBe(200);
   return { ...player, intent };
 }
 

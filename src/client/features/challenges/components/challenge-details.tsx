@@ -34,6 +34,7 @@ const CANCELLED_BECAUSE: Record<string, string> = {
   refunded: 'An admin refunded both stakes after reviewing the dispute.',
   suspended: 'This challenge was withdrawn and the stake returned.',
   play_break: 'This challenge was withdrawn and the stake returned.',
+  money_locked: 'This challenge was withdrawn and the stake returned.',
 };
 
 /**
