@@ -675,6 +675,12 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
       expect: adminOnly(200),
     },
   ],
+  'GET /api/admin/exports/chargebacks.csv': [
+    {
+      request: () => get('/api/admin/exports/chargebacks.csv?from=2026-11-01&to=2026-11-30'),
+      expect: adminOnly(200),
+    },
+  ],
   'GET /api/admin/exports/tax.csv': [
     {
       request: () => get('/api/admin/exports/tax.csv?from=2026-01-01&to=2026-12-31'),
