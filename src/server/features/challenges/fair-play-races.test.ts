@@ -82,6 +82,7 @@ describe.runIf(onPostgres)('fair play races on PostgreSQL (docs/fair-play.md)', 
       expect(await getUserBalances(t.database.db, creator.user.id)).toEqual({
         availableCents: 1900n,
         underReviewCents: 0n,
+        debtCents: 0n,
       });
     }
   });
@@ -96,11 +97,11 @@ describe.runIf(onPostgres)('fair play races on PostgreSQL (docs/fair-play.md)', 
       const money = await getUserBalances(t.database.db, creator.user.id);
       if (dispute.statusCode === 200) {
         expect(await releases(id)).toBe(0);
-        expect(money).toEqual({ availableCents: 0n, underReviewCents: 1900n });
+        expect(money).toEqual({ availableCents: 0n, underReviewCents: 1900n, debtCents: 0n });
       } else {
         expect(dispute.statusCode).toBe(409);
         expect(await releases(id)).toBe(1);
-        expect(money).toEqual({ availableCents: 1900n, underReviewCents: 0n });
+        expect(money).toEqual({ availableCents: 1900n, underReviewCents: 0n, debtCents: 0n });
       }
     }
   });
@@ -120,10 +121,12 @@ describe.runIf(onPostgres)('fair play races on PostgreSQL (docs/fair-play.md)', 
       expect(await getUserBalances(t.database.db, acceptor.user.id)).toEqual({
         availableCents: 1900n,
         underReviewCents: 0n,
+        debtCents: 0n,
       });
       expect(await getUserBalances(t.database.db, creator.user.id)).toEqual({
         availableCents: 0n,
         underReviewCents: 0n,
+        debtCents: 0n,
       });
     }
   });
@@ -149,6 +152,7 @@ describe.runIf(onPostgres)('fair play races on PostgreSQL (docs/fair-play.md)', 
       expect(await getUserBalances(t.database.db, creator.user.id)).toEqual({
         availableCents: 0n,
         underReviewCents: 1900n,
+        debtCents: 0n,
       });
     }
   });

@@ -208,6 +208,8 @@ describe('a disputed card payment', () => {
       'stake',
       'deposit',
     ]);
+    // Tournaments left open would be started by other files' workers on a shared database.
+    await admin.post(`/api/admin/tournaments/${tournament.json<{ id: number }>().id}/cancel`);
   });
 
   it('returns payouts that have not left to the wallet first, then takes the card money', async () => {
@@ -257,6 +259,7 @@ describe('a disputed card payment', () => {
     expect(entries.map((entry) => entry.status)).toEqual(['left']);
     // Both came back to the wallet, which then paid the whole chargeback: nothing is owed.
     expect(await moneyOf(agent)).toMatchObject({ available: 0, debt: 0 });
+    await admin.post(`/api/admin/tournaments/${tournamentId}/cancel`);
   });
 
   it('pays a debt first from an admin credit', async () => {
