@@ -121,11 +121,13 @@ describe('operator insights', () => {
       ['Registrations', '3'],
       ['Completed challenges', '2'],
       ['Dispute rate', '0.0%'],
+      // What players owe after chargebacks, today: nobody's card payment was disputed here.
+      ['Debts owed today', '$0.000 player(s)'],
     ];
     for (const [label, value] of expected) {
       expect((await tile(label).locator('dd').textContent())?.trim()).toBe(value);
     }
-    expect(await figures.count()).toBe(9);
+    expect(await figures.count()).toBe(10);
     // The charts' figures as a table: today's row holds the day's deposits.
     const money = page.getByRole('figure', { name: 'Money by day' });
     await money.getByText('Table view: Money by day').click();
