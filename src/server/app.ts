@@ -124,6 +124,11 @@ export interface BuildAppOptions {
    */
   disputeEvidenceEveryMs?: number;
   /**
+   * How often card refunds waiting for the provider are made (docs/chargebacks.md); a new refund
+   * wakes the worker at once. Unset, no worker runs (tests call its pass). The server sets it.
+   */
+  cardRefundsEveryMs?: number;
+  /**
    * Where mail goes: with a transport, a worker delivers the outbox every `mailEveryMs` (10 s by
    * default) and at once when mail a person waits for is queued. Without one, mail stays queued.
    */
@@ -234,6 +239,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(payoutRoutes(ctx, { sendEveryMs: options.sendPayoutsEveryMs }));
   const chargebacks = createChargebacks(ctx, app.log, {
     evidenceEveryMs: options.disputeEvidenceEveryMs,
+    refundEveryMs: options.cardRefundsEveryMs,
   });
   await app.register(
     paymentRoutes(ctx, {

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { dbIpLocator } from './lib/geo-locator.ts';
 import { FAIR_PLAY_INTERVAL_MS } from './features/challenges/index.ts';
 import { TOURNAMENT_INTERVAL_MS } from './features/tournaments/index.ts';
+import { CARD_REFUND_INTERVAL_MS } from './procedures/chargebacks/card-refunds.ts';
 import { DISPUTE_EVIDENCE_INTERVAL_MS } from './procedures/chargebacks/evidence.ts';
 import { openDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
     fairPlayEveryMs: FAIR_PLAY_INTERVAL_MS,
     tournamentsEveryMs: TOURNAMENT_INTERVAL_MS,
     disputeEvidenceEveryMs: DISPUTE_EVIDENCE_INTERVAL_MS,
+    cardRefundsEveryMs: CARD_REFUND_INTERVAL_MS,
     ...(env.SMTP_URL ? { mailTransport: smtpTransport(env.SMTP_URL, env.MAIL_FROM) } : {}),
   });
   if (!env.SMTP_URL) {

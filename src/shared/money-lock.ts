@@ -22,3 +22,7 @@ export function moneyLockMessage(lock: MoneyLock): string {
 /** The lock's reason for a disputed card payment of `amount` ("$25.00"). */
 export const disputedPaymentReason = (amount: string): string =>
   `a card payment of ${amount} was disputed`;
+
+/** The lock's reason for a card payment of `amount` that the card network warned was fraudulent. */
+export const fraudWarningReason = (amount: string): string =>
+  `the card network reported a card payment of ${amount} as possibly unauthorised`;

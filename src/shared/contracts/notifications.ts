@@ -32,6 +32,11 @@ export const NOTIFICATION_KINDS = [
   'money_locked',
   'money_lock_lifted',
   'card_dispute_won',
+  /** A refund to a card was made, or refused and returned to the balance. */
+  'card_refund_completed',
+  'card_refund_failed',
+  /** To admins: a card network warned of fraud on a payment (docs/chargebacks.md). */
+  'card_fraud_warning',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

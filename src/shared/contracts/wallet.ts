@@ -34,6 +34,10 @@ export const TRANSFER_KINDS = [
   'chargeback_reversal',
   /** Money that reached a player who owes paying the debt first. */
   'debt_repayment',
+  /** Card money on its way back to its card: held, refunded, or returned when refused. */
+  'card_refund_hold',
+  'card_refund',
+  'card_refund_release',
 ] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 

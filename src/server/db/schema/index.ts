@@ -2,6 +2,7 @@ export * from './admin-notes.ts';
 export * from './account-security.ts';
 export * from './audit-log.ts';
 export * from './card-disputes.ts';
+export * from './card-refunds.ts';
 export * from './challenges.ts';
 export * from './fair-play.ts';
 export * from './leaderboards.ts';

@@ -160,6 +160,24 @@ export const sandboxPayments = pgTable(
   (table) => [index('sandbox_payments_user_id_idx').on(table.userId)],
 );
 
+/**
+ * The sandbox's refunds of its card payments, as Stripe keeps its Refund objects: the key the
+ * refund was made with (`metadata.cardRefund` at Stripe) finds it again, so one is made once.
+ */
+export const sandboxRefunds = pgTable(
+  'sandbox_refunds',
+  {
+    id: text('id').primaryKey(),
+    paymentIntentId: text('payment_intent_id')
+      .notNull()
+      .references(() => sandboxPayments.id),
+    refundKey: text('refund_key').notNull().unique('sandbox_refunds_refund_key'),
+    amountCents: bigint('amount_cents', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('sandbox_refunds_payment_intent_idx').on(table.paymentIntentId)],
+);
+
 export type Payment = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
 export type PaymentWebhookEvent = typeof paymentWebhookEvents.$inferSelect;

@@ -4,7 +4,14 @@
  * outside world (`external:*`) may: money that enters from outside leaves those accounts negative.
  */
 export type AccountKind =
-  'user' | 'escrow' | 'review' | 'payout_hold' | 'receivable' | 'house' | 'external';
+  | 'user'
+  | 'escrow'
+  | 'review'
+  | 'payout_hold'
+  | 'card_refund_hold'
+  | 'receivable'
+  | 'house'
+  | 'external';
 
 export interface AccountDescription {
   kind: AccountKind;
@@ -31,6 +38,8 @@ export const tournamentEscrow = (tournamentId: number): string =>
  */
 export const challengeReview = (challengeId: number): string => `review:challenge:${challengeId}`;
 export const payoutHold = (payoutId: number): string => `payout:hold:${payoutId}`;
+/** A card refund's amount while the provider makes it (docs/chargebacks.md). */
+export const cardRefundHold = (refundId: number): string => `card-refund:hold:${refundId}`;
 /**
  * What a player owes the house (docs/chargebacks.md): a chargeback their wallet could not cover.
  * The house holds it, so its balance is the debt below zero, and never above it (a CHECK).
@@ -61,5 +70,7 @@ export function describeAccount(key: string): AccountDescription | null {
     return { kind: 'receivable', allowNegative: true, userId: Number(receivable[1]) };
   if (/^payout:hold:[1-9]\d*$/.test(key))
     return { kind: 'payout_hold', allowNegative: false, userId: null };
+  if (/^card-refund:hold:[1-9]\d*$/.test(key))
+    return { kind: 'card_refund_hold', allowNegative: false, userId: null };
   return null;
 }

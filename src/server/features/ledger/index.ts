@@ -8,6 +8,7 @@ export {
   HOUSE_ADJUSTMENTS,
   HOUSE_FEES,
   HOUSE_UNCLAIMED,
+  cardRefundHold,
   challengeEscrow,
   challengeReview,
   payoutHold,

@@ -13,7 +13,8 @@ export interface InvariantReport {
  * tournament's escrow still holds money; no settled result's review account does; no ended
  * payout's hold does; no receivable is above zero, nor below it while its player's wallet
  * holds money; each card dispute was charged back once, and reversed once if (and only if) it
- * was won.
+ * was won; each card refund's hold holds its amount until it ends, and one made reached the card
+ * network once.
  */
 export async function checkLedgerInvariants(db: Executor): Promise<InvariantReport> {
   const problems: string[] = [];
@@ -166,6 +167,28 @@ export async function checkLedgerInvariants(db: Executor): Promise<InvariantRepo
     problems.push(
       `dispute ${row.dispute} (${row.outcome}) of ${row.amount} cents: charged back ` +
         `${row.taken ?? 'nothing'}, returned ${row.returned ?? 'nothing'}`,
+    );
+  }
+
+  // A card refund's hold holds its amount while the provider makes it, and nothing once it ended;
+  // a refund made sent its amount to the card network once, and one refused sent nothing.
+  const refunds = await queryRows<{ id: number; status: string; held: string; sent: string }>(
+    db,
+    sql`
+    select r.id, r.status, coalesce(a.balance_cents, 0)::text as held, sent.cents::text as sent
+    from card_refunds r
+    left join ledger_accounts a on a.key = 'card-refund:hold:' || r.id
+    cross join lateral (select coalesce(sum(p.amount_cents), 0) as cents from ledger_transfers t
+      join ledger_postings p on p.transfer_id = t.id
+      join ledger_accounts e on e.id = p.account_id and e.key = 'external:card'
+      where t.idempotency_key = 'card-refund:complete:' || r.id) sent
+    where coalesce(a.balance_cents, 0) <> (case when r.status = 'pending' then r.amount_cents else 0 end)
+      or sent.cents <> (case when r.status = 'succeeded' then r.amount_cents else 0 end)
+    limit 50`,
+  );
+  for (const row of refunds) {
+    problems.push(
+      `card refund ${row.id} (${row.status}) holds ${row.held} cents and sent ${row.sent} to the card`,
     );
   }
 

@@ -90,8 +90,9 @@ export const walletCreditOf = (transferId: SQL, userId: number): SQL =>
     where lp.transfer_id = ${transferId} and la.key = ${userWallet(userId)})`;
 
 /**
- * What the player staked from their wallet since `since` (challenges and tournament entries):
- * the play a disputed payment's evidence reports (docs/chargebacks.md).
+ * What the player staked from their wallet since `since` (challenges and tournament entries), less
+ * the stakes given back (a cancelled challenge, a withdrawn entry): the play a disputed payment's
+ * evidence reports, and what plays a card deposit through (docs/chargebacks.md).
  */
 export async function stakedSince(
   db: Executor,
@@ -100,8 +101,8 @@ export async function stakedSince(
 ): Promise<{ stakes: number; stakedCents: bigint }> {
   const [row] = await db
     .select({
-      stakes: sql<number>`count(*)::int`,
-      stakedCents: sql<string>`coalesce(-sum(${ledgerPostings.amountCents}), 0)::text`,
+      stakes: sql<number>`(count(*) filter (where ${ledgerTransfers.kind} = 'stake'))::int`,
+      stakedCents: sql<string>`greatest(coalesce(-sum(${ledgerPostings.amountCents}), 0), 0)::text`,
     })
     .from(ledgerPostings)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
@@ -109,7 +110,7 @@ export async function stakedSince(
     .where(
       and(
         eq(ledgerAccounts.key, userWallet(userId)),
-        eq(ledgerTransfers.kind, 'stake'),
+        inArray(ledgerTransfers.kind, ['stake', 'refund']),
         gte(ledgerTransfers.createdAt, since),
       ),
     );

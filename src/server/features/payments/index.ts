@@ -8,6 +8,8 @@ export { selectPaymentProviders } from './providers/select-providers.ts';
 export {
   PaymentProviderError,
   type CardDisputeReport,
+  type CardFraudWarningReport,
+  type CardRefundOutcome,
   type CardProvider,
   type DisputeEvidence,
 } from './providers/types.ts';

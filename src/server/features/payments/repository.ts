@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { cardDisputes } from '../../db/schema/card-disputes.ts';
+import { cardRefunds } from '../../db/schema/card-refunds.ts';
 import {
   payments,
   paymentWebhookEvents,
@@ -144,8 +145,8 @@ export async function listPaymentsForAdmin(
 
 /**
  * The player's card payments credited since `since`, newest first, each with what is still the
- * player's (what a dispute took back is not): the card money the payout rules look at
- * (docs/chargebacks.md).
+ * player's (what a dispute took back, or a card refund made or under way, is not): the card money
+ * the payout rules and REFUND TO CARD look at (docs/chargebacks.md).
  */
 export async function cardCreditsSince(
   db: Executor,
@@ -158,6 +159,9 @@ export async function cardCreditsSince(
       creditedAt: payments.creditedAt,
       credited: payments.creditedAmountCents,
       disputed: cardDisputes.amountCents,
+      refunded: sql<string>`(select coalesce(sum(${cardRefunds.amountCents}), 0)::text
+        from ${cardRefunds} where ${cardRefunds.paymentId} = ${payments.id}
+          and ${cardRefunds.status} <> 'failed')`,
     })
     .from(payments)
     .leftJoin(cardDisputes, eq(cardDisputes.paymentId, payments.id))
@@ -171,7 +175,7 @@ export async function cardCreditsSince(
     )
     .orderBy(desc(payments.creditedAt));
   return rows.flatMap((row) => {
-    const amountCents = (row.credited ?? 0n) - (row.disputed ?? 0n);
+    const amountCents = (row.credited ?? 0n) - (row.disputed ?? 0n) - BigInt(row.refunded);
     return row.creditedAt && amountCents > 0n
       ? [{ paymentId: row.paymentId, creditedAt: row.creditedAt, amountCents }]
       : [];

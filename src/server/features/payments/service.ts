@@ -31,6 +31,7 @@ import {
   PaymentProviderError,
   UNPAID_INTENT_STATUSES,
   type CardDisputeReport,
+  type CardFraudWarningReport,
   type CardIntent,
   type CryptoPaymentRecord,
 } from './providers/types.ts';
@@ -66,6 +67,12 @@ export interface DisputeRecorder {
     uow: UnitOfWork,
     provider: 'stripe' | 'sandbox-card',
     report: CardDisputeReport,
+  ): Promise<void>;
+  /** A card network's early warning of fraud on a payment, in the same transaction. */
+  recordFraudWarning(
+    uow: UnitOfWork,
+    provider: 'stripe' | 'sandbox-card',
+    report: CardFraudWarningReport,
   ): Promise<void>;
 }
 
@@ -294,7 +301,7 @@ export async function endUnpaidIntent(deps: PaymentDeps, intentId: string): Prom
 
 /**
  * Stripe's webhook: a signed event, handled once; `payment_intent.*` events settle payments,
- * `charge.dispute.*` events go to the dispute recorder.
+ * `charge.dispute.*` and `radar.early_fraud_warning.created` events go to the dispute recorder.
  */
 export async function handleStripeWebhook(
   deps: PaymentDeps,
@@ -333,6 +340,10 @@ export async function handleStripeWebhook(
     if (!(await recordWebhookEvent(uow.tx, 'stripe', event.id, event.type))) return null;
     if (event.dispute) {
       await disputes.record(uow, 'stripe', event.dispute);
+      return null;
+    }
+    if (event.fraudWarning) {
+      await disputes.recordFraudWarning(uow, 'stripe', event.fraudWarning);
       return null;
     }
     if (!intent || intent.userId === null) return null;

@@ -1,8 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { formatCents } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { getUserBalanceCents, stakedSince } from '../ledger/index.ts';
+import { getUserBalanceCents, lockWalletAndDebt, stakedSince } from '../ledger/index.ts';
 import { cardCreditsSince } from '../payments/index.ts';
 
 /**
@@ -18,6 +19,19 @@ export interface PayoutLimits {
   withdrawableCents: bigint;
   /** Card money not yet cleared: it may go back to its card only. */
   refundableToCardCents: bigint;
+  /** The card payments not yet cleared, newest first, with what of each is still the player's. */
+  unclearedPayments: Array<{ paymentId: number; amountCents: bigint }>;
+}
+
+/** The first key of the advisory lock that serialises one player's payouts and card refunds. */
+const WITHDRAWAL_LOCK_CLASS = 0x5041;
+
+/**
+ * Serialises, until the transaction ends, the requests that take money out of one player's wallet
+ * (payouts and card refunds), so that each judges the limits the one before it left.
+ */
+export async function lockWithdrawalsOf(db: Executor, userId: number): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${WITHDRAWAL_LOCK_CLASS}, ${userId})`);
 }
 
 export const cardMoneyMessage = (refundableToCardCents: bigint): string =>
@@ -35,9 +49,12 @@ export async function payoutLimitsOf(
   ctx: AppContext,
   db: Executor,
   userId: number,
+  { lockWallet = false }: { lockWallet?: boolean } = {},
 ): Promise<PayoutLimits> {
   const now = ctx.clock();
-  const availableCents = await getUserBalanceCents(db, userId);
+  const availableCents = lockWallet
+    ? (await lockWalletAndDebt(db, userId)).walletCents
+    : await getUserBalanceCents(db, userId);
   const credits = await cardCreditsSince(
     db,
     userId,
@@ -45,17 +62,21 @@ export async function payoutLimitsOf(
   );
   const clearedBefore = now.getTime() - ctx.env.CARD_CLEARING_HOURS * 3_600_000;
   let unclearedCents = 0n;
+  const unclearedPayments: PayoutLimits['unclearedPayments'] = [];
   for (const credit of credits) {
     const played = await stakedSince(db, userId, credit.creditedAt);
     const cleared =
       credit.creditedAt.getTime() <= clearedBefore && played.stakedCents >= credit.amountCents;
-    if (!cleared) unclearedCents += credit.amountCents;
+    if (cleared) continue;
+    unclearedCents += credit.amountCents;
+    unclearedPayments.push({ paymentId: credit.paymentId, amountCents: credit.amountCents });
   }
   const refundableToCardCents = unclearedCents < availableCents ? unclearedCents : availableCents;
   return {
     availableCents,
     withdrawableCents: availableCents - refundableToCardCents,
     refundableToCardCents,
+    unclearedPayments,
   };
 }
 

@@ -11,7 +11,7 @@ import { recordAudit } from '../audit/index.ts';
 import { payoutHold, userWallet } from '../ledger/index.ts';
 import { PaymentProviderError } from '../payments/index.ts';
 import type { PayoutDestination, PayoutProvider } from './providers/types.ts';
-import { requireWithdrawable } from './card-money.ts';
+import { lockWithdrawalsOf, requireWithdrawable } from './card-money.ts';
 import { lockPayout } from './repository.ts';
 import { hasApprovedIdentity, REVIEW_REASON_SEPARATOR, reviewReasonsFor } from './rules.ts';
 import { type PayoutSender, notifyStage, endPayout, type PayoutDecision } from './stages.ts';
@@ -28,8 +28,6 @@ export interface PayoutRequest {
 
 /** The window of PAYOUT_DAILY_LIMIT: any 24 hours, not a calendar day. */
 const PAYOUT_LIMIT_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** The first key of the advisory lock that serialises one player's payout requests. */
-const PAYOUT_LOCK_CLASS = 0x5041;
 
 /** What the player's payouts of the last 24 hours total, failed ones (money returned) aside. */
 async function paidOutInWindow(uow: UnitOfWork, userId: number, now: Date): Promise<bigint> {
@@ -58,7 +56,7 @@ async function requirePayoutAllowed(
   userId: number,
   amountCents: bigint,
 ): Promise<void> {
-  await uow.tx.execute(sql`select pg_advisory_xact_lock(${PAYOUT_LOCK_CLASS}, ${userId})`);
+  await lockWithdrawalsOf(uow.tx, userId);
   // Shared, so that a card dispute's lock (which takes the row for update, and then returns the
   // payouts waiting) comes wholly before this request or wholly after it (docs/chargebacks.md).
   const user = await lockUser(uow.tx, userId, 'share');

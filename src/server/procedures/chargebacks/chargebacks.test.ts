@@ -1,7 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHARGEBACK_MESSAGES, type AdminChargeback } from '#shared/contracts/chargebacks.ts';
-import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import { disputedPaymentReason, moneyLockMessage } from '#shared/money-lock.ts';
 import pino from 'pino';
 import { createAppContext } from '#server/context.ts';
@@ -30,6 +29,7 @@ import {
   inAnHour,
 } from '../../security/testing/world.ts';
 import { runEvidencePass } from './evidence.ts';
+import { depositByCard, disputeInSandbox } from './testing/card-money.ts';
 
 let t: TestApp;
 let admin: Agent;
@@ -60,19 +60,6 @@ async function moneyOf(agent: Agent): Promise<Money> {
   return { balance, available, debt, moneyLock };
 }
 
-/** A sandbox card deposit, paid: answers its PaymentIntent id. */
-async function depositByCard(agent: Agent, amount: string): Promise<string> {
-  const intent = await agent.post('/api/create-payment-intent', { amount });
-  expect(intent.statusCode).toBe(200);
-  const { clientSecret } = intent.json<{ clientSecret: string }>();
-  const paid = await agent.post('/api/sandbox/card/confirm', {
-    clientSecret,
-    cardNumber: SANDBOX_TEST_CARDS.success,
-  });
-  expect(paid.statusCode).toBe(200);
-  return paid.json<{ paymentIntentId: string }>().paymentIntentId;
-}
-
 /**
  * Stakes `amount` of the player's wallet in a match an opponent accepted: money a dispute leaves
  * in escrow, so that the wallet lacks it.
@@ -97,11 +84,8 @@ async function depositByCrypto(agent: Agent, amount: string): Promise<void> {
   expect(paid.statusCode).toBe(200);
 }
 
-async function dispute(paymentIntentId: string): Promise<string> {
-  const response = await admin.post('/api/sandbox/card/disputes', { paymentIntentId });
-  expect(response.statusCode).toBe(201);
-  return response.json<{ id: string }>().id;
-}
+const dispute = (paymentIntentId: string): Promise<string> =>
+  disputeInSandbox(admin, paymentIntentId);
 
 async function close(disputeId: string, status: 'won' | 'lost') {
   return admin.post(`/api/sandbox/card/disputes/${disputeId}/close`, { status });

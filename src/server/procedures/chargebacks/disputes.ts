@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatCents } from '#shared/money.ts';
 import { disputedPaymentReason, moneyLockMessage } from '#shared/money-lock.ts';
@@ -8,7 +8,9 @@ import {
   type CardDispute,
   type DisputeOutcome,
 } from '../../db/schema/card-disputes.ts';
+import { cardRefunds, type CardRefundStatus } from '../../db/schema/card-refunds.ts';
 import type { Payment } from '../../db/schema/payments.ts';
+import type { User } from '../../db/schema/users.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { lockMoney, lockUser } from '../../features/accounts/index.ts';
@@ -54,30 +56,51 @@ async function lockDispute(
   return row;
 }
 
+/** What of a payment went back to its card, or is on its way (refunds in `statuses`). */
+export async function refundedCentsOf(
+  uow: UnitOfWork,
+  paymentId: number,
+  statuses: CardRefundStatus[],
+): Promise<bigint> {
+  const [row] = await uow.tx
+    .select({ cents: sql<string>`coalesce(sum(${cardRefunds.amountCents}), 0)::text` })
+    .from(cardRefunds)
+    .where(and(eq(cardRefunds.paymentId, paymentId), inArray(cardRefunds.status, statuses)));
+  return BigInt(row?.cents ?? '0');
+}
+
 /** A transfer's entries without those that would move nothing. */
 const entriesOf = (entries: Entry[]): Entry[] => entries.filter((entry) => entry.amountCents > 0n);
 
+/** A player's row and their places in tournaments not started, locked for `gatherMoney`. */
+export interface LockedPlayer {
+  user: User;
+  places: Awaited<ReturnType<typeof lockOpenEntriesOf>>;
+}
+
 /**
- * Takes a disputed payment's money back (docs/chargebacks.md), in the caller's transaction, with
- * the player's row locked first (`for no key update`: a notification about them, which only
- * references the row, never waits behind it). Their payouts that have not left, their open
- * challenges and their places in tournaments not started go back to the wallet, so that no
- * accomplice can take that money from them; the wallet pays what it can and the rest becomes
- * their debt; their money is locked. Accepted matches and credits under review stay where they
- * are, so an innocent opponent's match goes on.
+ * Locks the player before their money is gathered: their places in tournaments not started
+ * first, in the order a suspension takes them, then their row (`for no key update`: a
+ * notification about them, which only references the row, never waits behind it).
  */
-async function chargeBack(
+export async function lockPlayerAndPlaces(uow: UnitOfWork, userId: number): Promise<LockedPlayer> {
+  const places = await lockOpenEntriesOf(uow, userId);
+  const user = await lockUser(uow.tx, userId, 'no key update');
+  if (!user) throw new Error(`user ${userId} has a payment but no row`);
+  return { user, places };
+}
+
+/**
+ * Puts the player's money where nobody can take it, in the caller's transaction, before a lock:
+ * their payouts that have not left, their open challenges and their places in tournaments not
+ * started go back to the wallet, so that no accomplice can take that money from them.
+ */
+export async function gatherMoney(
   ctx: AppContext,
   uow: UnitOfWork,
-  payment: Payment,
-  disputeId: string,
-  amountCents: bigint,
-): Promise<bigint> {
-  // Places in tournaments are locked before the player, in the order a suspension takes them.
-  const places = await lockOpenEntriesOf(uow, payment.userId);
-  const user = await lockUser(uow.tx, payment.userId, 'no key update');
-  if (!user) throw new Error(`payment ${payment.id} names user ${payment.userId}, who has no row`);
-  const reason = disputedPaymentReason(formatCents(amountCents));
+  { user, places }: LockedPlayer,
+  reason: string,
+): Promise<void> {
   await returnWaitingPayouts(ctx, uow, user.id, reason);
   for (const challenge of await lockOpenChallengesOf(uow.tx, user.id)) {
     await withdrawOpenLocked(ctx, uow, challenge, 'money_locked', { memo: reason });
@@ -87,6 +110,25 @@ async function chargeBack(
     uow,
     places.map((place) => ({ ...place, cause: 'money_locked' as const })),
   );
+}
+
+/**
+ * Takes a disputed payment's money back (docs/chargebacks.md), in the caller's transaction: the
+ * player's money is gathered in the wallet first (`gatherMoney`); the wallet pays what it can and
+ * the rest becomes their debt; their money is locked. Accepted matches and credits under review
+ * stay where they are, so an innocent opponent's match goes on.
+ */
+async function chargeBack(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  payment: Payment,
+  disputeId: string,
+  amountCents: bigint,
+): Promise<bigint> {
+  const reason = disputedPaymentReason(formatCents(amountCents));
+  const player = await lockPlayerAndPlaces(uow, payment.userId);
+  const { user } = player;
+  await gatherMoney(ctx, uow, player, reason);
   const { walletCents } = await lockWalletAndDebt(uow.tx, user.id);
   const fromWallet = smaller(walletCents, amountCents);
   const transfer = await ctx.ledger.post(uow, {
@@ -207,7 +249,11 @@ export async function recordDispute(
       // Stripe deliver the event again.
       throw new AppError('SERVICE_UNAVAILABLE', 'The disputed payment is not credited yet.');
     }
-    const amountCents = smaller(report.amountCents, payment.creditedAmountCents);
+    // What went back to the card already is not the player's to take back again.
+    const amountCents = smaller(
+      report.amountCents,
+      payment.creditedAmountCents - (await refundedCentsOf(uow, payment.id, ['succeeded'])),
+    );
     if (amountCents <= 0n) {
       log.warn(context, 'card dispute ignored: nothing to take back');
       return null;

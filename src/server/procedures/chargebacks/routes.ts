@@ -21,6 +21,7 @@ import { errorBodySchema } from '#shared/contracts/errors.ts';
 import { centsToDollarNumber } from '#shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import { cardDisputes, type CardDispute } from '../../db/schema/card-disputes.ts';
+import type { CardFraudWarning } from '../../db/schema/card-refunds.ts';
 import { payments } from '../../db/schema/payments.ts';
 import { users } from '../../db/schema/users.ts';
 import { inTransaction, type UnitOfWork } from '../../db/transaction.ts';
@@ -29,11 +30,15 @@ import {
   findPayment,
   selectPaymentProviders,
   type CardDisputeReport,
+  type CardFraudWarningReport,
   type DisputeRecorder,
 } from '../../features/payments/index.ts';
 import type { PeriodicWorker } from '../../lib/periodic-worker.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { cardRefundRoutes } from './card-refund-routes.ts';
+import { startCardRefundWorker } from './card-refunds.ts';
 import { recordDispute } from './disputes.ts';
+import { recordFraudWarning } from './fraud-warnings.ts';
 import { startEvidenceWorker, submitEvidenceByAdmin } from './evidence.ts';
 import { liftMoneyLockByAdmin } from './money-lock.ts';
 
@@ -90,7 +95,7 @@ function toAdminChargeback(row: {
 export function createChargebacks(
   ctx: AppContext,
   log: FastifyBaseLogger,
-  options: { evidenceEveryMs?: number | undefined } = {},
+  options: { evidenceEveryMs?: number | undefined; refundEveryMs?: number | undefined } = {},
 ): Chargebacks {
   const { card } = selectPaymentProviders(ctx.env, ctx.db, ctx.clock);
   let worker: PeriodicWorker | undefined;
@@ -106,20 +111,48 @@ export function createChargebacks(
     }
     return dispute;
   };
+  let refundWorker: PeriodicWorker | undefined;
+  const wakeRefunds = () => refundWorker?.wake();
+  /** Records a warning; a refund it holds wakes the refund worker. */
+  const recordWarning = async (
+    uow: UnitOfWork,
+    provider: 'stripe' | 'sandbox-card',
+    report: CardFraudWarningReport,
+  ): Promise<CardFraudWarning | null> => {
+    const warning = await recordFraudWarning(ctx, uow, log, provider, report);
+    if (warning?.action === 'refunded') uow.afterCommit(wakeRefunds);
+    return warning;
+  };
   const recorder: DisputeRecorder = {
     async record(uow, provider, report) {
       await record(uow, provider, report);
     },
+    async recordFraudWarning(uow, provider, report) {
+      await recordWarning(uow, provider, report);
+    },
   };
 
   const routes: FastifyPluginAsyncZod = async (app) => {
-    const { evidenceEveryMs } = options;
+    const { evidenceEveryMs, refundEveryMs } = options;
     if (evidenceEveryMs) {
       app.addHook('onReady', async () => {
         worker = startEvidenceWorker(ctx, card, app.log, evidenceEveryMs);
       });
       app.addHook('onClose', async () => worker?.stop());
     }
+    if (refundEveryMs) {
+      app.addHook('onReady', async () => {
+        refundWorker = startCardRefundWorker(ctx, card, app.log, refundEveryMs);
+      });
+      app.addHook('onClose', async () => refundWorker?.stop());
+    }
+    await app.register(
+      cardRefundRoutes(ctx, {
+        sandbox: card.mode === 'sandbox',
+        wake: wakeRefunds,
+        recordFraudWarning: recordWarning,
+      }),
+    );
 
     app.get(
       '/api/admin/chargebacks',

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { disputedPaymentReason } from '#shared/money-lock.ts';
 import { cardDisputes } from '#server/db/schema/card-disputes.ts';
+import { cardFraudWarnings, cardRefunds } from '#server/db/schema/card-refunds.ts';
 import { fund } from '#tests/helpers/money.ts';
 import {
   Agent,
@@ -16,6 +17,7 @@ import { createAppContext } from '#server/context.ts';
 import { selectPaymentProviders } from '../../features/payments/index.ts';
 import {
   fakeDispute,
+  fakeEarlyFraudWarning,
   signedStripeEvent,
   startFakeStripe,
   STRIPE_FAILURES,
@@ -23,6 +25,7 @@ import {
   type FakeStripe,
 } from '../../features/payments/testing/fake-stripe.ts';
 import { CHALLENGE_BODY } from '../../security/testing/world.ts';
+import { refundKeyOf, runCardRefundPass } from './card-refunds.ts';
 import { runEvidencePass } from './evidence.ts';
 import pino from 'pino';
 
@@ -271,5 +274,94 @@ describe('the evidence of a dispute', () => {
     }
     expect((await disputeRow(dispute))?.evidenceSubmittedAt).toBeNull();
     expect((await disputeRow(dispute))?.claimedUntil).toBeInstanceOf(Date);
+  });
+});
+
+describe('card refunds at Stripe', () => {
+  const ctx = () => createAppContext({ env: t.env, database: t.database, bus: t.bus });
+  const card = () => selectPaymentProviders(t.env, t.database.db, () => new Date()).card;
+  const pass = () => runCardRefundPass(ctx(), card(), silentLog);
+  const refundsOf = (intentId: string) =>
+    [...stripe.refunds.values()].filter((refund) => refund.payment_intent === intentId);
+
+  async function refundToCard(agent: Agent, amount: string) {
+    const response = await agent.post('/api/payouts/card-refund', { amount });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ refunds: Array<{ id: number }> }>().refunds;
+  }
+
+  it('are made once with the key, through an outage and an answer lost', async () => {
+    const { agent } = await signUp(t.app);
+    const intent = await paidDeposit(agent, '30');
+    const [refund] = await refundToCard(agent, '30');
+    if (!refund) throw new Error('no refund');
+
+    stripe.failure = STRIPE_FAILURES.serverError;
+    expect(await pass()).toBe(1);
+    stripe.failure = null;
+    // The claim waits out its lease instead of retrying in a loop.
+    expect(await pass()).toBe(0);
+    // The answer of an attempt was lost: Stripe made it, and our row still says pending.
+    await card().refundPayment({
+      paymentIntentId: intent.id,
+      amountCents: 3000n,
+      refundKey: refundKeyOf(refund.id),
+      reason: 'requested_by_customer',
+    });
+    await t.database.db
+      .update(cardRefunds)
+      .set({ claimedUntil: null })
+      .where(eq(cardRefunds.id, refund.id));
+    expect(await pass()).toBe(1);
+
+    expect(refundsOf(intent.id)).toMatchObject([
+      {
+        amount: 3000,
+        reason: 'requested_by_customer',
+        metadata: { cardRefund: refundKeyOf(refund.id) },
+      },
+    ]);
+    const [row] = await t.database.db
+      .select()
+      .from(cardRefunds)
+      .where(eq(cardRefunds.id, refund.id));
+    expect(row).toMatchObject({
+      status: 'succeeded',
+      providerRefundId: refundsOf(intent.id)[0]?.id,
+    });
+  });
+});
+
+describe("Stripe's early fraud warnings", () => {
+  const ctx = () => createAppContext({ env: t.env, database: t.database, bus: t.bus });
+  const card = () => selectPaymentProviders(t.env, t.database.db, () => new Date()).card;
+
+  it('refund the unplayed payment once however often delivered', async () => {
+    const { agent } = await signUp(t.app);
+    const intent = await paidDeposit(agent, '25');
+    const warning = fakeEarlyFraudWarning(intent);
+    const id = eventId();
+    await delivered('radar.early_fraud_warning.created', warning, id);
+    await delivered('radar.early_fraud_warning.created', warning, id);
+    await delivered('radar.early_fraud_warning.created', warning);
+    await runCardRefundPass(ctx(), card(), silentLog);
+    expect(await moneyOf(agent)).toEqual({ available: 0, debt: 0, locked: false });
+    expect(
+      [...stripe.refunds.values()].filter((refund) => refund.payment_intent === intent.id),
+    ).toMatchObject([{ amount: 2500, reason: 'fraudulent' }]);
+    const rows = await t.database.db
+      .select()
+      .from(cardFraudWarnings)
+      .where(eq(cardFraudWarnings.providerWarningId, String(warning.id)));
+    expect(rows).toMatchObject([{ action: 'refunded', fraudType: 'made_with_stolen_card' }]);
+  });
+
+  it('lock the money of a player who played the payment', async () => {
+    const { agent, intent } = await playerWhoStaked();
+    await delivered('radar.early_fraud_warning.created', fakeEarlyFraudWarning(intent));
+    expect(await moneyOf(agent)).toEqual({ available: 10, debt: 0, locked: true });
+    expect(
+      [...stripe.refunds.values()].filter((refund) => refund.payment_intent === intent.id),
+    ).toEqual([]);
   });
 });

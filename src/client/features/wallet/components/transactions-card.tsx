@@ -33,6 +33,9 @@ const KIND_LABELS: Record<TransferKind, string> = {
   chargeback: 'Card payment disputed',
   chargeback_reversal: 'Dispute won: money returned',
   debt_repayment: 'Debt repaid',
+  card_refund_hold: 'Card refund requested',
+  card_refund: 'Refunded to card',
+  card_refund_release: 'Card refund returned',
 };
 
 function isTransferKind(kind: string): kind is TransferKind {

@@ -1,8 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { PAYMENT_MESSAGES, SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import type { Database, Executor } from '../../../db/client.ts';
-import { sandboxPayments, type SandboxPayment } from '../../../db/schema/payments.ts';
+import { cardDisputes } from '../../../db/schema/card-disputes.ts';
+import {
+  payments,
+  sandboxPayments,
+  sandboxRefunds,
+  type SandboxPayment,
+} from '../../../db/schema/payments.ts';
 import {
   PaymentProviderError,
   UNPAID_INTENT_STATUSES,
@@ -117,6 +123,60 @@ export function createSandboxCardProvider(db: Database, clock: () => Date): Sand
 
     // The sandbox has no bank to read evidence: the dispute's row keeps what was sent.
     async sendDisputeEvidence() {},
+
+    // As at Stripe: a refund is found again by its key, and never more than was paid goes back.
+    async refundPayment({ paymentIntentId, amountCents, refundKey }) {
+      return db.transaction(async (tx) => {
+        const [intent] = await tx
+          .select()
+          .from(sandboxPayments)
+          .where(and(eq(sandboxPayments.id, paymentIntentId), eq(sandboxPayments.kind, 'card')))
+          .for('update');
+        if (!intent)
+          throw new PaymentProviderError('not_found', `No such payment_intent: ${paymentIntentId}`);
+        const [made] = await tx
+          .select({ id: sandboxRefunds.id })
+          .from(sandboxRefunds)
+          .where(eq(sandboxRefunds.refundKey, refundKey));
+        if (made) return { status: 'succeeded' as const, refundId: made.id };
+        // As Stripe does, a disputed payment is not refunded: the bank has taken it back.
+        const [disputed] = await tx
+          .select({ id: cardDisputes.id })
+          .from(cardDisputes)
+          .innerJoin(payments, eq(payments.id, cardDisputes.paymentId))
+          .where(
+            and(
+              eq(payments.provider, 'sandbox-card'),
+              eq(payments.providerPaymentId, paymentIntentId),
+            ),
+          );
+        if (disputed) {
+          return {
+            status: 'failed' as const,
+            refundId: null,
+            reason: `The payment ${paymentIntentId} has been charged back; cannot issue a refund.`,
+          };
+        }
+        const [refunded] = await tx
+          .select({ cents: sql<string>`coalesce(sum(${sandboxRefunds.amountCents}), 0)::text` })
+          .from(sandboxRefunds)
+          .where(eq(sandboxRefunds.paymentIntentId, paymentIntentId));
+        const left =
+          intent.status === 'succeeded' ? intent.amountCents - BigInt(refunded?.cents ?? '0') : 0n;
+        if (amountCents > left) {
+          return {
+            status: 'failed' as const,
+            refundId: null,
+            reason: `Refund amount (${amountCents} cents) is greater than what is left to refund (${left} cents)`,
+          };
+        }
+        const id = `re_sandbox${sha256(refundKey).toString('hex').slice(0, 24)}`;
+        await tx
+          .insert(sandboxRefunds)
+          .values({ id, paymentIntentId, refundKey, amountCents, createdAt: clock() });
+        return { status: 'succeeded' as const, refundId: id };
+      });
+    },
 
     async confirmCard({ clientSecret, cardNumber, userId }) {
       const match = CLIENT_SECRET_PATTERN.exec(clientSecret);

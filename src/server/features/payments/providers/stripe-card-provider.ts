@@ -2,7 +2,9 @@ import Stripe from 'stripe';
 import {
   PaymentProviderError,
   type CardDisputeReport,
+  type CardFraudWarningReport,
   type CardIntent,
+  type CardRefundOutcome,
   type CardProvider,
   type CreatedCardIntent,
 } from './types.ts';
@@ -26,6 +28,8 @@ export interface CardWebhookEvent {
   intent: CardIntent | null;
   /** The dispute as the event saw it, for `charge.dispute.*` events; null otherwise. */
   dispute: CardDisputeReport | null;
+  /** The warning, for `radar.early_fraud_warning.created`; null otherwise. */
+  fraudWarning: CardFraudWarningReport | null;
 }
 
 export class InvalidWebhookSignatureError extends Error {
@@ -73,6 +77,19 @@ function toDisputeReport(dispute: Stripe.Dispute, type: string): CardDisputeRepo
     evidenceDueBy: dueBy === null ? null : new Date(dueBy * 1000),
     fundsReinstated: type === 'charge.dispute.funds_reinstated',
   };
+}
+
+function toRefundOutcome(refund: Stripe.Refund): CardRefundOutcome {
+  // A card refund Stripe accepted is `succeeded`, or `pending` while the network takes it: either
+  // way the money has left; only `failed` and `canceled` keep it ours.
+  if (refund.status === 'failed' || refund.status === 'canceled') {
+    return {
+      status: 'failed',
+      refundId: refund.id,
+      reason: `Stripe ${refund.status} the refund (${refund.failure_reason ?? 'no reason given'})`,
+    };
+  }
+  return { status: 'succeeded', refundId: refund.id };
 }
 
 function toProviderError(error: unknown): PaymentProviderError {
@@ -190,6 +207,39 @@ export function createStripeCardProvider(options: StripeCardProviderOptions): St
       }
     },
 
+    async refundPayment({ paymentIntentId, amountCents, refundKey, reason }) {
+      try {
+        for await (const refund of stripe.refunds.list({
+          payment_intent: paymentIntentId,
+          limit: 100,
+        })) {
+          if (refund.metadata?.cardRefund === refundKey) return toRefundOutcome(refund);
+        }
+        const refund = await stripe.refunds.create(
+          {
+            payment_intent: paymentIntentId,
+            amount: Number(amountCents),
+            reason,
+            metadata: { cardRefund: refundKey },
+          },
+          { idempotencyKey: refundKey },
+        );
+        return toRefundOutcome(refund);
+      } catch (error) {
+        // A request Stripe will never accept (the charge is disputed, or refunded already).
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          error.statusCode !== undefined &&
+          error.statusCode < 500 &&
+          error.statusCode !== 401 &&
+          error.statusCode !== 429
+        ) {
+          return { status: 'failed', refundId: null, reason: error.message };
+        }
+        throw toProviderError(error);
+      }
+    },
+
     verifyWebhook(rawBody, signature, secret) {
       if (!signature) throw new InvalidWebhookSignatureError('no Stripe-Signature header');
       let event: Stripe.Event;
@@ -208,6 +258,7 @@ export function createStripeCardProvider(options: StripeCardProviderOptions): St
             type: event.type,
             intent: toCardIntent(event.data.object),
             dispute: null,
+            fraudWarning: null,
           };
         case 'charge.dispute.created':
         case 'charge.dispute.updated':
@@ -219,9 +270,31 @@ export function createStripeCardProvider(options: StripeCardProviderOptions): St
             type: event.type,
             intent: null,
             dispute: toDisputeReport(event.data.object, event.type),
+            fraudWarning: null,
           };
+        case 'radar.early_fraud_warning.created': {
+          const warning = event.data.object;
+          const intent = warning.payment_intent;
+          return {
+            id: event.id,
+            type: event.type,
+            intent: null,
+            dispute: null,
+            fraudWarning: {
+              warningId: warning.id,
+              paymentIntentId: typeof intent === 'string' ? intent : (intent?.id ?? null),
+              fraudType: warning.fraud_type,
+            },
+          };
+        }
         default:
-          return { id: event.id, type: event.type, intent: null, dispute: null };
+          return {
+            id: event.id,
+            type: event.type,
+            intent: null,
+            dispute: null,
+            fraudWarning: null,
+          };
       }
     },
   };

@@ -67,6 +67,21 @@ export interface DisputeEvidence {
   uncategorized_text: string;
 }
 
+/** A card network's early warning of fraud on a payment (Stripe's Radar early fraud warning). */
+export interface CardFraudWarningReport {
+  warningId: string;
+  /** The payment it concerns; null for a charge this app did not make through a PaymentIntent. */
+  paymentIntentId: string | null;
+  /** `made_with_stolen_card`, `unauthorized_use_of_card`, … */
+  fraudType: string;
+}
+
+/** How a refund of card money ended at the provider. */
+export type CardRefundOutcome =
+  | { status: 'succeeded'; refundId: string }
+  /** Refused for good (the payment is disputed, or already refunded): the money stays ours. */
+  | { status: 'failed'; refundId: string | null; reason: string };
+
 export interface CreatedCardIntent extends CardIntent {
   clientSecret: string;
 }
@@ -92,6 +107,17 @@ export interface CardProvider {
    * submitted succeeds and changes nothing.
    */
   sendDisputeEvidence(disputeId: string, evidence: DisputeEvidence, submit: boolean): Promise<void>;
+  /**
+   * Gives `amountCents` of a paid intent back to its card, once per `refundKey`: the refund made
+   * with that key is looked for first, so a retry after a crash or a lost answer finds it instead
+   * of making a second. A provider that cannot be reached throws (`unavailable`): try again later.
+   */
+  refundPayment(input: {
+    paymentIntentId: string;
+    amountCents: bigint;
+    refundKey: string;
+    reason: 'requested_by_customer' | 'fraudulent';
+  }): Promise<CardRefundOutcome>;
 }
 
 /** Stripe's statuses of an intent that can still be paid: the ones a cancellation ends. */

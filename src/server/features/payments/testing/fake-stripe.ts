@@ -20,6 +20,8 @@ export interface FakeStripe extends HttpStub {
   intents: Map<string, FakeIntent>;
   /** Disputes the app may update, with the evidence it sent (form fields, as Stripe got them). */
   disputes: Map<string, FakeDispute & { evidence: Record<string, string> }>;
+  /** Refunds made, by id, each with the metadata it was made with. */
+  refunds: Map<string, FakeRefund>;
   /** Answers every request with this until cleared (an outage, a rejected key, a decline). */
   failure: StubReply | 'hang-up' | null;
   /** Marks an intent paid, as Stripe does after a successful confirmation. */
@@ -71,6 +73,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const intents = new Map<string, FakeIntent>();
   const disputes: FakeStripe['disputes'] = new Map();
   const byIdempotencyKey = new Map<string, FakeIntent>();
+  const refunds = new Map<string, FakeRefund>();
+  const refundsByKey = new Map<string, FakeRefund>();
   const fake = {} as FakeStripe;
 
   function handle(request: StubRequest): StubReply | 'hang-up' {
@@ -148,6 +152,64 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
       return { status: 200, body: found };
     }
+    if (request.method === 'POST' && request.path === '/v1/refunds') {
+      const key = request.headers['idempotency-key'];
+      const previous = typeof key === 'string' ? refundsByKey.get(key) : undefined;
+      if (previous) return { status: 200, body: previous };
+      const form = new URLSearchParams(request.body);
+      const intentId = form.get('payment_intent') ?? '';
+      const intent = intents.get(intentId);
+      if (!intent) return missingIntent(intentId);
+      if ([...disputes.values()].some((found) => found.payment_intent === intentId)) {
+        return stripeError(400, {
+          type: 'invalid_request_error',
+          code: 'charge_disputed',
+          message: `Charge for ${intentId} has been charged back; cannot issue a refund.`,
+        });
+      }
+      const refunded = [...refunds.values()]
+        .filter((refund) => refund.payment_intent === intentId)
+        .reduce((sum, refund) => sum + refund.amount, 0);
+      const amount = Number(form.get('amount') ?? intent.amount_received - refunded);
+      if (intent.status !== 'succeeded' || amount > intent.amount_received - refunded) {
+        return stripeError(400, {
+          type: 'invalid_request_error',
+          code: 'charge_already_refunded',
+          message: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge.`,
+        });
+      }
+      const metadata: Record<string, string> = {};
+      for (const [name, value] of form) {
+        const match = /^metadata\[(.+)\]$/.exec(name);
+        if (match?.[1]) metadata[match[1]] = value;
+      }
+      const refund: FakeRefund = {
+        id: `re_${randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        amount,
+        currency: intent.currency,
+        metadata,
+        payment_intent: intentId,
+        reason: form.get('reason'),
+        status: 'succeeded',
+        failure_reason: null,
+        created: Math.floor(Date.now() / 1000),
+      };
+      refunds.set(refund.id, refund);
+      if (typeof key === 'string') refundsByKey.set(key, refund);
+      return { status: 200, body: refund };
+    }
+    const [path, query] = request.path.split('?');
+    if (request.method === 'GET' && path === '/v1/refunds') {
+      const intentId = new URLSearchParams(query).get('payment_intent');
+      const data = [...refunds.values()].filter(
+        (refund) => intentId === null || refund.payment_intent === intentId,
+      );
+      return {
+        status: 200,
+        body: { object: 'list', data: data.reverse(), has_more: false, url: '/v1/refunds' },
+      };
+    }
     const retrieve = /^\/v1\/payment_intents\/([^/?]+)$/.exec(request.path);
     if (request.method === 'GET' && retrieve?.[1]) {
       const intent = intents.get(decodeURIComponent(retrieve[1]));
@@ -161,6 +223,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   return Object.assign(fake, stub, {
     intents,
     disputes,
+    refunds,
     failure: null,
     succeed(id: string): FakeIntent {
       const intent = intents.get(id);
@@ -170,6 +233,38 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return intent;
     },
   });
+}
+
+/** A Stripe Refund object as Stripe's API writes it. */
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  metadata: Record<string, string>;
+  payment_intent: string;
+  reason: string | null;
+  status: string;
+  failure_reason: string | null;
+  created: number;
+}
+
+/** A Radar early fraud warning as Stripe's `radar.early_fraud_warning.created` event writes it. */
+export function fakeEarlyFraudWarning(
+  intent: Pick<FakeIntent, 'id'>,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    id: `issfr_${randomBytes(12).toString('hex')}`,
+    object: 'radar.early_fraud_warning',
+    actionable: true,
+    charge: `ch_${randomBytes(12).toString('hex')}`,
+    created: Math.floor(Date.now() / 1000),
+    fraud_type: 'made_with_stolen_card',
+    livemode: false,
+    payment_intent: intent.id,
+    ...overrides,
+  };
 }
 
 /** A Stripe Dispute object as Stripe's API and its `charge.dispute.*` events write it. */
