@@ -728,6 +728,17 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     },
   ],
   'GET /api/payouts/limits': [{ request: () => get('/api/payouts/limits'), expect: signedIn(200) }],
+  'GET /api/payouts/card-refunds': [
+    { request: () => get('/api/payouts/card-refunds'), expect: signedIn(200) },
+  ],
+  'POST /api/payouts/card-refund': [
+    {
+      // Nobody in the matrix paid by card: each is told none of their balance can go back.
+      target: "the actor's own card money, of which there is none",
+      request: () => post('/api/payouts/card-refund', { amount: '5' }),
+      expect: signedIn(400),
+    },
+  ],
   'POST /api/admin/users/:id/money-lock/lift': [
     {
       // No card payment of `player` was disputed: for an admin, nothing to lift.
@@ -742,6 +753,14 @@ export const ROUTE_CASES: Record<string, RouteCase[]> = {
     {
       target: 'a payment never made',
       request: () => post('/api/sandbox/card/disputes', { paymentIntentId: 'pi_sandbox_none' }),
+      expect: adminOnly(404),
+    },
+  ],
+  'POST /api/sandbox/card/early-fraud-warnings': [
+    {
+      target: 'a payment never made',
+      request: () =>
+        post('/api/sandbox/card/early-fraud-warnings', { paymentIntentId: 'pi_sandbox_none' }),
       expect: adminOnly(404),
     },
   ],
