@@ -7,6 +7,7 @@ import {
   PAYOUT_MESSAGES,
   type PayoutView,
 } from '#shared/contracts/payouts.ts';
+import { CARD_REFUND_MESSAGES, type CardRefundView } from '#shared/contracts/card-refunds.ts';
 import { userQueryKey } from '#client/features/auth/api/get-user.ts';
 import { FakeWebSocket } from '#client/test-utils/fake-web-socket.ts';
 import { parseRequestUrl } from '#client/test-utils/challenges.ts';
@@ -40,13 +41,22 @@ const PAYOUT_OPTIONS = {
   ],
 };
 
+interface Limits {
+  available: number;
+  withdrawable: number;
+  refundableToCard: number;
+}
+
 interface PayoutServer {
   user?: PublicUser;
   /** GET /api/payouts/limits; absent, the server does not know it (an older one). */
-  limits?: { available: number; withdrawable: number; refundableToCard: number };
+  limits?: Limits | (() => Limits);
   /** The history the server holds at the time of each request. */
   payouts?: () => PayoutView[];
   onRequest?: FetchHandler;
+  /** POST /api/payouts/card-refund */
+  onRefund?: FetchHandler;
+  cardRefunds?: () => CardRefundView[];
 }
 
 function serve({
@@ -54,14 +64,19 @@ function serve({
   payouts = () => [],
   onRequest = () => jsonResponse(201, { payout: makePayout({ id: 6, amount: 15 }), balance: 25 }),
   limits,
+  onRefund = () => jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' }),
+  cardRefunds = () => [],
 }: PayoutServer = {}) {
   return stubFetch((request) => {
     const { path } = parseRequestUrl(request.url);
     if (path === '/api/user') return jsonResponse(200, user);
     if (path === '/api/payouts/limits' && limits) {
-      return jsonResponse(200, { ...limits, cardClearingHours: 72 });
+      const now = typeof limits === 'function' ? limits() : limits;
+      return jsonResponse(200, { ...now, cardClearingHours: 72 });
     }
     if (path === '/api/payouts/options') return jsonResponse(200, PAYOUT_OPTIONS);
+    if (path === '/api/payouts/card-refund') return onRefund(request);
+    if (path === '/api/payouts/card-refunds') return jsonResponse(200, cardRefunds());
     if (request.method === 'POST' && path === '/api/payouts') return onRequest(request);
     if (path === '/api/payouts') return jsonResponse(200, payouts());
     return jsonResponse(404, { code: 'NOT_FOUND', message: 'Not found' });
@@ -486,5 +501,74 @@ describe('request payout dialog', () => {
         expect.stringContaining(message),
       ),
     );
+  });
+
+  it('refunds card money to the card from REFUND TO CARD, toasts and lists the refund', async () => {
+    let refunds: CardRefundView[] = [];
+    let limits = { available: 40, withdrawable: 10, refundableToCard: 30 };
+    const fetchMock = serve({
+      limits: () => limits,
+      cardRefunds: () => refunds,
+      onRefund: () => {
+        refunds = [
+          {
+            id: 3,
+            amount: 30,
+            status: 'pending',
+            failureReason: null,
+            createdAt: '2026-11-28T18:00:00.000Z',
+            completedAt: null,
+          },
+        ];
+        limits = { available: 10, withdrawable: 10, refundableToCard: 0 };
+        return jsonResponse(201, {
+          refunds,
+          balance: 10,
+          message: CARD_REFUND_MESSAGES.requested('$30.00'),
+        });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/payouts');
+    expect(
+      await screen.findByText('$30.00 came by card and can go back to that card now.'),
+    ).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'REFUND TO CARD' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund to Card' });
+    expect(within(dialog).getByLabelText('Amount ($)')).toHaveValue(30);
+    await user.click(within(dialog).getByRole('button', { name: 'REFUND TO CARD' }));
+    expect(await findToast('REFUND REQUESTED')).toHaveTextContent(
+      CARD_REFUND_MESSAGES.requested('$30.00'),
+    );
+    const sent = fetchMock.mock.calls.find(
+      ([input]) => String(input) === '/api/payouts/card-refund',
+    );
+    expect(JSON.parse(String(sent?.[1]?.body))).toEqual({ amount: '30.00' });
+    const list = await screen.findByRole('region', { name: 'Card Refunds' });
+    expect(within(list).getByText('On its way')).toBeVisible();
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'REFUND TO CARD' })).not.toBeInTheDocument(),
+    );
+  });
+
+  it('shows the refusal of more than the card money under the amount', async () => {
+    const message = CARD_REFUND_MESSAGES.tooMuch('$30.00');
+    serve({
+      limits: { available: 40, withdrawable: 10, refundableToCard: 30 },
+      onRefund: () =>
+        jsonResponse(400, { code: 'VALIDATION_FAILED', message, fields: { amount: message } }),
+    });
+    const user = userEvent.setup();
+    renderApp('/payouts');
+    await user.click(await screen.findByRole('button', { name: 'REFUND TO CARD' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund to Card' });
+    const amount = within(dialog).getByLabelText('Amount ($)');
+    await user.clear(amount);
+    await user.type(amount, '31');
+    await user.click(within(dialog).getByRole('button', { name: 'REFUND TO CARD' }));
+    await waitFor(() =>
+      expect(amount).toHaveAccessibleDescription(expect.stringContaining(message)),
+    );
+    expect(await findToast('REFUND FAILED')).toHaveTextContent(message);
   });
 });

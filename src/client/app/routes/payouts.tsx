@@ -10,10 +10,17 @@ import {
   CardTitle,
 } from '#client/components/ui/card.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
+import {
+  CardRefundDialog,
+  CardRefundHistory,
+} from '#client/features/payouts/components/card-refunds.tsx';
 import { PayoutHistory } from '#client/features/payouts/components/payout-history.tsx';
 import { RequestPayoutDialog } from '#client/features/payouts/components/request-payout-dialog.tsx';
 
-/** /payouts: the balance available to withdraw, the Request Payout dialog and the history. */
+/**
+ * /payouts: the balance available to withdraw, the Request Payout dialog, REFUND TO CARD while card
+ * money has not cleared (docs/chargebacks.md), and the history.
+ */
 export function PayoutsPage({ user }: { user: PublicUser }) {
   return (
     <>
@@ -41,6 +48,7 @@ export function PayoutsPage({ user }: { user: PublicUser }) {
               Payouts are sent in cryptocurrency.
             </p>
             <RequestPayoutDialog user={user} />
+            <CardRefundDialog user={user} />
           </CardContent>
         </Card>
         <Card className="lg:col-span-2">
@@ -49,7 +57,10 @@ export function PayoutsPage({ user }: { user: PublicUser }) {
             <CardDescription>Every payout you request, with its status.</CardDescription>
           </CardHeader>
           <CardContent>
-            <PayoutHistory />
+            <div className="space-y-6">
+              <PayoutHistory />
+              <CardRefundHistory />
+            </div>
           </CardContent>
         </Card>
       </div>
