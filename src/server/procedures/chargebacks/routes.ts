@@ -143,6 +143,8 @@ export function createChargebacks(
     if (refundEveryMs) {
       app.addHook('onReady', async () => {
         refundWorker = startCardRefundWorker(ctx, card, app.log, refundEveryMs);
+        // Refunds a stopped instance left pending are taken up at once, not a tick later.
+        refundWorker.wake();
       });
       app.addHook('onClose', async () => refundWorker?.stop());
     }

@@ -24,6 +24,8 @@ export interface FakeStripe extends HttpStub {
   refunds: Map<string, FakeRefund>;
   /** Answers every request with this until cleared (an outage, a rejected key, a decline). */
   failure: StubReply | 'hang-up' | null;
+  /** Makes each new refund and then never answers: the caller dies or gives up, not knowing. */
+  holdAfterRefund: boolean;
   /** Marks an intent paid, as Stripe does after a successful confirmation. */
   succeed(id: string): FakeIntent;
 }
@@ -77,7 +79,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const refundsByKey = new Map<string, FakeRefund>();
   const fake = {} as FakeStripe;
 
-  function handle(request: StubRequest): StubReply | 'hang-up' {
+  function handle(request: StubRequest): StubReply | 'hang-up' | 'hold' {
     if (fake.failure) return fake.failure;
     if (!request.headers.authorization?.startsWith('Bearer sk_')) {
       return STRIPE_FAILURES.badKey;
@@ -197,6 +199,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       };
       refunds.set(refund.id, refund);
       if (typeof key === 'string') refundsByKey.set(key, refund);
+      if (fake.holdAfterRefund) return 'hold';
       return { status: 200, body: refund };
     }
     const [path, query] = request.path.split('?');
@@ -225,6 +228,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     disputes,
     refunds,
     failure: null,
+    holdAfterRefund: false,
     succeed(id: string): FakeIntent {
       const intent = intents.get(id);
       if (!intent) throw new Error(`no fake intent ${id}`);
