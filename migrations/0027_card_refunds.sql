@@ -39,6 +39,7 @@ CREATE TABLE "sandbox_refunds" (
 	CONSTRAINT "sandbox_refunds_refund_key" UNIQUE("refund_key")
 );
 --> statement-breakpoint
+ALTER TABLE "card_disputes" ADD COLUMN "reported_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "card_fraud_warnings" ADD CONSTRAINT "card_fraud_warnings_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "card_fraud_warnings" ADD CONSTRAINT "card_fraud_warnings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "card_refunds" ADD CONSTRAINT "card_refunds_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

@@ -54,6 +54,11 @@ export const cardDisputes = pgTable(
     evidenceStagedAt: timestamp('evidence_staged_at', { withTimezone: true }),
     evidenceSubmittedAt: timestamp('evidence_submitted_at', { withTimezone: true }),
     evidenceSubmittedBy: integer('evidence_submitted_by').references(() => users.id),
+    /**
+     * When the provider reported the status above (the event's time): an older report that
+     * arrives later does not take the status or the deadline back.
+     */
+    reportedAt: timestamp('reported_at', { withTimezone: true }),
     /** Held by the one worker or admin talking to the provider about this dispute. */
     claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

@@ -38,8 +38,10 @@ export {
   escrowBalances,
   findUnreversedSettlement,
   lockWalletBalance,
+  postingsOf,
   reviewBalances,
   stakedSince,
+  unclaimedHeldFor,
   walletCreditOf,
   type PostedTransfer,
 } from './queries.ts';

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, ledgerPostings, ledgerTransfers } from '../../db/schema/ledger.ts';
-import { challengeEscrow, challengeReview, userWallet } from './accounts.ts';
+import { HOUSE_UNCLAIMED, challengeEscrow, challengeReview, userWallet } from './accounts.ts';
 
 /** Locks a wallet's ledger account and returns its balance: nothing can move it until commit. */
 export async function lockWalletBalance(db: Executor, userId: number): Promise<bigint> {
@@ -71,13 +71,48 @@ export async function findUnreversedSettlement(
     .orderBy(desc(ledgerTransfers.id))
     .limit(1);
   if (!transfer) return undefined;
-  const postings = await db
+  return { id: transfer.id, postings: await postingsOf(db, transfer.id) };
+}
+
+/** A transfer's postings by account key: negative for an account it took from. */
+export function postingsOf(db: Executor, transferId: bigint): Promise<PostedTransfer['postings']> {
+  return db
     .select({ account: ledgerAccounts.key, amountCents: ledgerPostings.amountCents })
     .from(ledgerPostings)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
-    .where(eq(ledgerPostings.transferId, transfer.id))
+    .where(eq(ledgerPostings.transferId, transferId))
     .orderBy(asc(ledgerAccounts.key));
-  return { id: transfer.id, postings };
+}
+
+/**
+ * What `house:unclaimed` still holds for a closed account's player: what the closing moved there
+ * (`unclaimed:user:{id}`), less what chargebacks of their card payments (`paymentIds`) took from
+ * it since, and plus what won disputes gave back (docs/chargebacks.md).
+ */
+export async function unclaimedHeldFor(
+  db: Executor,
+  userId: number,
+  paymentIds: number[],
+): Promise<bigint> {
+  const [row] = await db
+    .select({ held: sql<string>`coalesce(sum(${ledgerPostings.amountCents}), 0)::text` })
+    .from(ledgerPostings)
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
+    .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerPostings.transferId))
+    .where(
+      and(
+        eq(ledgerAccounts.key, HOUSE_UNCLAIMED),
+        or(
+          eq(ledgerTransfers.idempotencyKey, `unclaimed:user:${userId}`),
+          and(
+            inArray(ledgerTransfers.kind, ['chargeback', 'chargeback_reversal']),
+            eq(ledgerTransfers.referenceType, 'payment'),
+            inArray(ledgerTransfers.referenceId, paymentIds.map(String)),
+          ),
+        ),
+      ),
+    );
+  return BigInt(row?.held ?? '0');
 }
 
 /**

@@ -4,11 +4,17 @@ import { CHARGEBACK_MESSAGES, type AdminChargeback } from '#shared/contracts/cha
 import { disputedPaymentReason, moneyLockMessage } from '#shared/money-lock.ts';
 import pino from 'pino';
 import { createAppContext } from '#server/context.ts';
+import { queryRows } from '#server/db/client.ts';
 import { auditLog } from '#server/db/schema/audit-log.ts';
 import { cardDisputes } from '#server/db/schema/card-disputes.ts';
 import { payouts } from '#server/db/schema/payouts.ts';
 import { tournamentEntries } from '#server/db/schema/tournaments.ts';
-import { HOUSE_ADJUSTMENTS, userWallet } from '#server/features/ledger/accounts.ts';
+import {
+  HOUSE_ADJUSTMENTS,
+  HOUSE_UNCLAIMED,
+  playerReceivable,
+  userWallet,
+} from '#server/features/ledger/accounts.ts';
 import { checkLedgerInvariants } from '#server/features/ledger/invariants.ts';
 import { createLedger, ledgerPostCall, POSTED_COLUMNS } from '#server/features/ledger/ledger.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
@@ -317,6 +323,36 @@ describe('closing a dispute', () => {
     expect((await agent.post('/api/challenges', { ...CHALLENGE_BODY, amount: 1 })).statusCode).toBe(
       400,
     );
+  });
+});
+
+describe('a dispute of a closed account', () => {
+  async function houseBalance(key: string): Promise<bigint> {
+    const [row] = await queryRows<{ balance: string }>(
+      t.database.db,
+      sql`select balance_cents::text as balance from ledger_accounts where key = ${key}`,
+    );
+    return BigInt(row?.balance ?? '0');
+  }
+
+  it('takes what the house holds for the player, never a debt, and gives it back when won', async () => {
+    const { agent, user } = await signUp(t.app);
+    const intentId = await depositByCard(agent, '40');
+    const deleted = await admin.request({
+      method: 'DELETE',
+      url: `/api/admin/users/${user.id}`,
+      payload: { reason: 'Requested by the player' },
+    });
+    expect(deleted.statusCode).toBe(200);
+    const unclaimed = await houseBalance(HOUSE_UNCLAIMED);
+    const adjustments = await houseBalance(HOUSE_ADJUSTMENTS);
+
+    const disputeId = await dispute(intentId);
+    expect(await houseBalance(HOUSE_UNCLAIMED)).toBe(unclaimed - 4000n);
+    expect(await houseBalance(HOUSE_ADJUSTMENTS)).toBe(adjustments);
+    expect(await houseBalance(playerReceivable(user.id))).toBe(0n);
+    expect((await close(disputeId, 'won')).statusCode).toBe(200);
+    expect(await houseBalance(HOUSE_UNCLAIMED)).toBe(unclaimed);
   });
 });
 

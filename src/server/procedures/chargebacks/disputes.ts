@@ -9,16 +9,19 @@ import {
   type DisputeOutcome,
 } from '../../db/schema/card-disputes.ts';
 import { cardRefunds, type CardRefundStatus } from '../../db/schema/card-refunds.ts';
-import type { Payment } from '../../db/schema/payments.ts';
+import { payments, type Payment } from '../../db/schema/payments.ts';
 import type { User } from '../../db/schema/users.ts';
 import type { UnitOfWork } from '../../db/transaction.ts';
 import { AppError } from '../../errors.ts';
 import { lockMoney, lockUser } from '../../features/accounts/index.ts';
 import {
   EXTERNAL_CARD,
+  HOUSE_ADJUSTMENTS,
   HOUSE_UNCLAIMED,
   lockWalletAndDebt,
   playerReceivable,
+  postingsOf,
+  unclaimedHeldFor,
   userWallet,
   type Entry,
 } from '../../features/ledger/index.ts';
@@ -113,6 +116,45 @@ export async function gatherMoney(
 }
 
 /**
+ * The chargeback of a closed account's payment: nobody is left to owe or to lock. What the house
+ * still holds for the player in `house:unclaimed` pays first; the rest is the house's loss.
+ */
+async function chargeBackClosed(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  payment: Payment,
+  disputeId: string,
+  amountCents: bigint,
+): Promise<bigint> {
+  const paid = await uow.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.userId, payment.userId));
+  const held = await unclaimedHeldFor(
+    uow.tx,
+    payment.userId,
+    paid.map((row) => row.id),
+  );
+  const fromUnclaimed = smaller(held, amountCents);
+  const transfer = await ctx.ledger.post(uow, {
+    idempotencyKey: `chargeback:${disputeId}`,
+    kind: 'chargeback',
+    reference: { type: 'payment', id: payment.id },
+    memo: `${disputedPaymentReason(formatCents(amountCents))} (closed account)`,
+    entries: entriesOf([
+      { account: HOUSE_UNCLAIMED, direction: 'debit', amountCents: fromUnclaimed },
+      {
+        account: HOUSE_ADJUSTMENTS,
+        direction: 'debit',
+        amountCents: amountCents - fromUnclaimed,
+      },
+      { account: EXTERNAL_CARD, direction: 'credit', amountCents },
+    ]),
+  });
+  return transfer.transferId;
+}
+
+/**
  * Takes a disputed payment's money back (docs/chargebacks.md), in the caller's transaction: the
  * player's money is gathered in the wallet first (`gatherMoney`); the wallet pays what it can and
  * the rest becomes their debt; their money is locked. Accepted matches and credits under review
@@ -128,6 +170,7 @@ async function chargeBack(
   const reason = disputedPaymentReason(formatCents(amountCents));
   const player = await lockPlayerAndPlaces(uow, payment.userId);
   const { user } = player;
+  if (user.deletedAt) return chargeBackClosed(ctx, uow, payment, disputeId, amountCents);
   await gatherMoney(ctx, uow, player, reason);
   const { walletCents } = await lockWalletAndDebt(uow.tx, user.id);
   const fromWallet = smaller(walletCents, amountCents);
@@ -166,8 +209,8 @@ async function chargeBack(
 
 /**
  * Undoes a chargeback when the dispute is won: the money comes back from the card network, pays
- * the player's debt first and then reaches their wallet (the house's unclaimed account for a
- * closed account). The lock stays until an admin lifts it.
+ * the player's debt first and then reaches their wallet. For a closed account it goes back where
+ * the chargeback took it from. The lock stays until an admin lifts it.
  */
 async function reverseChargeBack(
   ctx: AppContext,
@@ -175,24 +218,34 @@ async function reverseChargeBack(
   dispute: CardDispute,
 ): Promise<void> {
   const user = await lockUser(uow.tx, dispute.userId, 'no key update');
-  const { debtCents } = await lockWalletAndDebt(uow.tx, dispute.userId);
-  const toDebt = smaller(debtCents, dispute.amountCents);
-  const toPlayer = dispute.amountCents - toDebt;
+  let entries: Entry[];
+  if (user?.deletedAt) {
+    entries = (await postingsOf(uow.tx, dispute.chargebackTransferId)).map((posting) => ({
+      account: posting.account,
+      direction: posting.amountCents < 0n ? 'credit' : 'debit',
+      amountCents: posting.amountCents < 0n ? -posting.amountCents : posting.amountCents,
+    }));
+  } else {
+    const { debtCents } = await lockWalletAndDebt(uow.tx, dispute.userId);
+    const toDebt = smaller(debtCents, dispute.amountCents);
+    entries = entriesOf([
+      { account: EXTERNAL_CARD, direction: 'debit', amountCents: dispute.amountCents },
+      { account: playerReceivable(dispute.userId), direction: 'credit', amountCents: toDebt },
+      {
+        account: userWallet(dispute.userId),
+        direction: 'credit',
+        amountCents: dispute.amountCents - toDebt,
+      },
+    ]);
+  }
   await ctx.ledger.post(uow, {
     idempotencyKey: `chargeback-reversal:${dispute.providerDisputeId}`,
     kind: 'chargeback_reversal',
     reference: { type: 'payment', id: dispute.paymentId },
     reversesTransferId: dispute.chargebackTransferId,
-    entries: entriesOf([
-      { account: EXTERNAL_CARD, direction: 'debit', amountCents: dispute.amountCents },
-      { account: playerReceivable(dispute.userId), direction: 'credit', amountCents: toDebt },
-      {
-        account: user?.deletedAt ? HOUSE_UNCLAIMED : userWallet(dispute.userId),
-        direction: 'credit',
-        amountCents: toPlayer,
-      },
-    ]),
+    entries,
   });
+  if (user?.deletedAt) return;
   await notify(uow, ctx.bus, {
     userId: dispute.userId,
     kind: 'card_dispute_won',
@@ -230,6 +283,12 @@ export async function recordDispute(
   }
   const now = ctx.clock();
   let dispute = await lockDispute(uow, provider, report.disputeId);
+  if (!dispute && report.status.startsWith('warning_')) {
+    // An inquiry: the bank asks, and no money moves until it becomes a chargeback, which Stripe
+    // reports under the same dispute.
+    log.warn({ ...context, status: report.status }, 'card inquiry noted: nothing taken back yet');
+    return null;
+  }
   if (!dispute) {
     const [other] = await uow.tx
       .select({ id: cardDisputes.providerDisputeId })
@@ -271,6 +330,7 @@ export async function recordDispute(
         providerStatus: report.status,
         chargebackTransferId,
         evidenceDueBy: report.evidenceDueBy,
+        reportedAt: report.reportedAt,
         createdAt: now,
         updatedAt: now,
       })
@@ -281,11 +341,18 @@ export async function recordDispute(
   if (dispute.outcome !== 'open') return dispute;
   const outcome = outcomeOf(report);
   if (outcome === 'won') await reverseChargeBack(ctx, uow, dispute);
+  // A report older than the one recorded keeps its outcome but not its status or deadline.
+  const newer = dispute.reportedAt === null || report.reportedAt >= dispute.reportedAt;
   const [updated] = await uow.tx
     .update(cardDisputes)
     .set({
-      providerStatus: report.status,
-      evidenceDueBy: report.evidenceDueBy ?? dispute.evidenceDueBy,
+      ...(newer || outcome
+        ? {
+            providerStatus: report.status,
+            evidenceDueBy: report.evidenceDueBy ?? dispute.evidenceDueBy,
+            reportedAt: report.reportedAt,
+          }
+        : {}),
       updatedAt: now,
       ...(outcome ? { outcome, closedAt: now } : {}),
     })

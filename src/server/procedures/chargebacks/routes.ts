@@ -244,6 +244,7 @@ export function createChargebacks(
             status: 'needs_response',
             evidenceDueBy: new Date(now.getTime() + SANDBOX_EVIDENCE_DAYS * 86_400_000),
             fundsReinstated: false,
+            reportedAt: now,
           }),
         );
         // Stripe allows one dispute per payment; the sandbox says so instead of changing nothing.
@@ -287,6 +288,7 @@ export function createChargebacks(
             status: request.body.status,
             evidenceDueBy: dispute.evidenceDueBy,
             fundsReinstated: false,
+            reportedAt: ctx.clock(),
           }),
         );
         const status = closed && closed.outcome !== 'open' ? closed.outcome : request.body.status;

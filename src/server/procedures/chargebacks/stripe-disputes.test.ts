@@ -57,8 +57,12 @@ afterAll(async () => {
 
 const eventId = () => `evt_${randomBytes(8).toString('hex')}`;
 
-function deliver(type: string, object: unknown, id = eventId()) {
-  const { payload, signature } = signedStripeEvent(WEBHOOK_SECRET, { id, type, object });
+function deliver(type: string, object: unknown, id = eventId(), created?: number) {
+  const { payload, signature } = signedStripeEvent(
+    WEBHOOK_SECRET,
+    { id, type, object },
+    created === undefined ? {} : { created },
+  );
   return t.app.inject({
     method: 'POST',
     url: '/api/webhooks/stripe',
@@ -196,6 +200,38 @@ describe("Stripe's dispute events", () => {
       payload: { paymentIntentId: 'pi_x' },
     });
     expect(response.statusCode).toBe(404);
+  });
+});
+
+describe("Stripe's inquiries and late events", () => {
+  it('take nothing for an inquiry, and charge back once it becomes a chargeback', async () => {
+    const { agent, intent } = await playerWhoStaked();
+    const inquiry = fakeDispute(intent, { status: 'warning_needs_response' });
+    await delivered('charge.dispute.created', inquiry);
+    expect(await moneyOf(agent)).toEqual({ available: 10, debt: 0, locked: false });
+    expect(await disputeRow(inquiry)).toBeUndefined();
+    await delivered('charge.dispute.updated', { ...inquiry, status: 'needs_response' });
+    expect(await moneyOf(agent)).toEqual({ available: 0, debt: 20, locked: true });
+  });
+
+  it('keep the newer status and deadline when an older event arrives after it', async () => {
+    const { intent } = await playerWhoStaked();
+    const dispute = fakeDispute(intent);
+    const now = Math.floor(Date.now() / 1000);
+    const later = {
+      ...dispute,
+      status: 'under_review',
+      evidence_details: { ...dispute.evidence_details, due_by: now + 9 * 86_400 },
+    };
+    expect((await deliver('charge.dispute.updated', later, eventId(), now)).statusCode).toBe(200);
+    expect((await deliver('charge.dispute.created', dispute, eventId(), now - 60)).statusCode).toBe(
+      200,
+    );
+    expect(await disputeRow(dispute)).toMatchObject({
+      providerStatus: 'under_review',
+      evidenceDueBy: new Date((now + 9 * 86_400) * 1000),
+      outcome: 'open',
+    });
   });
 });
 

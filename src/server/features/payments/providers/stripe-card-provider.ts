@@ -64,7 +64,11 @@ function toCardIntent(intent: Stripe.PaymentIntent): CardIntent {
   };
 }
 
-function toDisputeReport(dispute: Stripe.Dispute, type: string): CardDisputeReport {
+function toDisputeReport(
+  dispute: Stripe.Dispute,
+  type: string,
+  created: number,
+): CardDisputeReport {
   const intent = dispute.payment_intent;
   const dueBy = dispute.evidence_details.due_by;
   return {
@@ -76,6 +80,7 @@ function toDisputeReport(dispute: Stripe.Dispute, type: string): CardDisputeRepo
     status: dispute.status,
     evidenceDueBy: dueBy === null ? null : new Date(dueBy * 1000),
     fundsReinstated: type === 'charge.dispute.funds_reinstated',
+    reportedAt: new Date(created * 1000),
   };
 }
 
@@ -269,7 +274,7 @@ export function createStripeCardProvider(options: StripeCardProviderOptions): St
             id: event.id,
             type: event.type,
             intent: null,
-            dispute: toDisputeReport(event.data.object, event.type),
+            dispute: toDisputeReport(event.data.object, event.type, event.created),
             fraudWarning: null,
           };
         case 'radar.early_fraud_warning.created': {

@@ -48,6 +48,8 @@ export interface CardDisputeReport {
   evidenceDueBy: Date | null;
   /** The money came back to the platform (`charge.dispute.funds_reinstated`): the dispute is won. */
   fundsReinstated: boolean;
+  /** When the provider reported this (the event's time): reports may arrive out of order. */
+  reportedAt: Date;
 }
 
 /**

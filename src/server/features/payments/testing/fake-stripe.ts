@@ -328,13 +328,13 @@ export function fakeDispute(
 export function signedStripeEvent(
   secret: string,
   event: { id: string; type: string; object: unknown },
-  options: { timestamp?: number } = {},
+  options: { timestamp?: number; created?: number } = {},
 ): { payload: string; signature: string } {
   const payload = JSON.stringify({
     id: event.id,
     object: 'event',
     api_version: '2026-10-28.endive',
-    created: Math.floor(Date.now() / 1000),
+    created: options.created ?? Math.floor(Date.now() / 1000),
     type: event.type,
     data: { object: event.object },
     livemode: false,
