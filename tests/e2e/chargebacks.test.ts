@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARD_REFUND_MESSAGES } from '#shared/contracts/card-refunds.ts';
 import { CHARGEBACK_MESSAGES } from '#shared/contracts/chargebacks.ts';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import {
@@ -11,9 +10,10 @@ import {
   creditPlayer,
   launchBrowser,
   registerPlayer,
+  type RunningApp,
+  screenshot,
   signIn,
   startApp,
-  type RunningApp,
 } from './harness.ts';
 
 /**
@@ -23,7 +23,6 @@ import {
  * with the reason; the operator finds the dispute on the CHARGEBACKS tab, with the evidence the
  * worker staged, and submits it.
  */
-const SCREENSHOTS_DIR = process.env.E2E_SCREENSHOTS_DIR;
 
 let app: RunningApp;
 let browser: Browser;
@@ -37,17 +36,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!SCREENSHOTS_DIR) return;
-  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${width}.png`) });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-describe('a disputed card payment', () => {
+describe('card money', () => {
   it('locks the player’s money with the debt shown, and the operator submits the evidence', async () => {
     const player = await registerPlayer(browser, app.baseUrl);
     const intent = await callApi<{ clientSecret: string; paymentIntentId: string }>(
@@ -132,6 +121,46 @@ describe('a disputed card payment', () => {
     expect(listed.find((dispute) => dispute.id === disputeId)?.evidenceSubmittedAt).not.toBeNull();
     await operator.context.close();
     await opponent.context.close();
+    await player.context.close();
+  });
+
+  it('goes back to the card from REFUND TO CARD on /payouts, by keyboard', async () => {
+    const player = await registerPlayer(browser, app.baseUrl);
+    const intent = await callApi<{ clientSecret: string }>(
+      player.context,
+      'POST',
+      '/api/create-payment-intent',
+      { amount: 25 },
+    );
+    await callApi(player.context, 'POST', '/api/sandbox/card/confirm', {
+      clientSecret: intent.clientSecret,
+      cardNumber: SANDBOX_TEST_CARDS.success,
+    });
+    const { page } = player;
+    await page.goto('/payouts');
+    const open = page.getByRole('button', { name: 'REFUND TO CARD' });
+    await open.waitFor();
+    expect(
+      await page.getByText('$25.00 came by card and can go back to that card now.').count(),
+    ).toBe(1);
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Refund to Card' });
+    await dialog.waitFor();
+    const amount = dialog.getByLabel('Amount ($)');
+    expect(await amount.inputValue()).toBe('25.00');
+    await amount.fill('10');
+    await screenshot(page, 'card-refund-dialog', dialog);
+    await amount.press('Enter');
+    await page.getByText(CARD_REFUND_MESSAGES.requested('$10.00')).first().waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const refunds = page.getByRole('region', { name: 'Card Refunds' });
+    // The worker makes the refund at once, and its notification brings the new status.
+    await refunds.getByText('Refunded').waitFor();
+    expect(
+      await page.getByText('$15.00 came by card and can go back to that card now.').count(),
+    ).toBe(1);
+    await screenshot(page, 'card-refund-payouts', refunds);
     await player.context.close();
   });
 });

@@ -1,9 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { sessionCookieOf } from '#tests/helpers/cookies.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -313,4 +319,28 @@ export async function reachable(url: string): Promise<boolean> {
       resolve(false);
     });
   });
+}
+
+/** The two widths every screen is looked at: a laptop, and a phone. */
+export const WIDE = { width: 1280, height: 900 };
+export const NARROW = { width: 390, height: 844 };
+
+/**
+ * Saves the page at both widths into `E2E_SCREENSHOTS_DIR`, as `{name}-{width}.png`, with
+ * `subject` scrolled into view; unset, nothing is saved. The page is left at the wide width.
+ */
+export async function screenshot(page: Page, name: string, subject?: Locator): Promise<void> {
+  const dir = process.env.E2E_SCREENSHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  for (const viewport of [WIDE, NARROW]) {
+    await page.setViewportSize(viewport);
+    // Two frames: layout and React have caught up with the resize.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    await subject?.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(dir, `${name}-${viewport.width}.png`) });
+  }
+  await page.setViewportSize(WIDE);
 }

@@ -1,7 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TEST_CARDS } from '#shared/contracts/payments.ts';
 import {
@@ -9,9 +8,10 @@ import {
   callApi,
   launchBrowser,
   registerPlayer,
+  type RunningApp,
+  screenshot,
   signIn,
   startApp,
-  type RunningApp,
 } from './harness.ts';
 
 /**
@@ -19,10 +19,6 @@ import {
  * admin's OVERVIEW shows the right totals, a CSV export downloads and reads back, and a player
  * found on the RISK tab opens on their own page.
  */
-
-const WIDE = { width: 1280, height: 900 };
-const NARROW = { width: 390, height: 844 };
-const SCREENSHOTS_DIR = process.env.E2E_SCREENSHOTS_DIR;
 
 let app: RunningApp;
 let browser: Browser;
@@ -37,19 +33,6 @@ afterAll(async () => {
 });
 
 /** Pictures of the viewport at both widths, with `subject` scrolled into view. */
-async function screenshot(page: Page, name: string, subject: Locator): Promise<void> {
-  if (!SCREENSHOTS_DIR) return;
-  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  for (const viewport of [WIDE, NARROW]) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    await subject.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${viewport.width}.png`) });
-  }
-  await page.setViewportSize(WIDE);
-}
 
 /** A card deposit through the sandbox, as the deposit dialog makes it. */
 async function deposit(context: BrowserContext, amount: number): Promise<void> {

@@ -1,24 +1,22 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FocusWalker } from './focus-check.ts';
 import {
   ADMIN,
+  NARROW,
+  WIDE,
   launchBrowser,
   registerPlayer,
+  type RunningApp,
+  screenshot,
   signIn,
   startApp,
-  type RunningApp,
 } from './harness.ts';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const WIDE = { width: 1280, height: 900 };
-const NARROW = { width: 390, height: 844 };
 /** Set to a folder to keep pictures of the new screens at both widths, for a person to look at. */
-const SCREENSHOTS_DIR = process.env.E2E_SCREENSHOTS_DIR;
 
 let app: RunningApp;
 let browser: Browser;
@@ -79,20 +77,6 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 /** Pictures of the viewport at both widths, with `subject` scrolled into view. */
-async function screenshot(page: Page, name: string, subject: Locator): Promise<void> {
-  if (!SCREENSHOTS_DIR) return;
-  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  for (const viewport of [WIDE, NARROW]) {
-    await page.setViewportSize(viewport);
-    // Two frames: layout and React have caught up with the resize.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    await subject.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${viewport.width}.png`) });
-  }
-  await page.setViewportSize(WIDE);
-}
 
 /**
  * The card's set-up as a player without a camera does it: the key typed into the app, its code

@@ -13,6 +13,8 @@ import { challengeListsQueryKey } from '#client/features/challenges/api/get-chal
 import { invalidateChallenge } from '#client/features/challenges/api/invalidate-challenges.ts';
 import { transactionsQueryKey } from '#client/features/wallet/api/get-transactions.ts';
 import { payoutsQueryKey } from '#client/features/payouts/api/get-payouts.ts';
+import { cardRefundsQueryKey } from '#client/features/payouts/api/card-refunds.ts';
+import { payoutLimitsQueryKey } from '#client/features/payouts/api/get-payout-limits.ts';
 import { tournamentsQueryKey } from '#shared/page-data.ts';
 
 /**
@@ -61,6 +63,11 @@ export function applyAccountEvent(
       // A payout moved on its way out (docs/payouts.md): the payouts page shows its new stage.
       if (event.notification.kind.startsWith('payout_'))
         void readAgain(queryClient, payoutsQueryKey);
+      // A refund to a card was made, or refused and returned (docs/chargebacks.md).
+      if (event.notification.kind.startsWith('card_refund_')) {
+        void readAgain(queryClient, cardRefundsQueryKey);
+        void readAgain(queryClient, payoutLimitsQueryKey);
+      }
       if (
         event.notification.kind === 'account_suspended' ||
         event.notification.kind === 'suspension_lifted' ||

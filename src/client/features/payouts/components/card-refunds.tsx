@@ -12,6 +12,7 @@ import { centsToDecimalString, dollarNumberToCents } from '#shared/money.ts';
 import type { z } from '#shared/validation.ts';
 import { Badge, type BadgeVariant } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
+import { CardTitle } from '#client/components/ui/card.tsx';
 import {
   Dialog,
   DialogContent,
@@ -132,9 +133,7 @@ export function CardRefundHistory() {
   if (!refunds.data || refunds.data.length === 0) return null;
   return (
     <section aria-labelledby="card-refunds-title" className="space-y-3">
-      <h2 id="card-refunds-title" className="font-display text-lg font-bold text-white">
-        Card Refunds
-      </h2>
+      <CardTitle id="card-refunds-title">Card Refunds</CardTitle>
       <ul className="space-y-2">
         {refunds.data.map((refund) => (
           <li
