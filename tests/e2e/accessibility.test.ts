@@ -295,6 +295,14 @@ const SCREENS: Screen[] = [
     path: '/payouts',
     open: dialog('Request Payout'),
   },
+  // The creator paid $25 by card on the deposit screens above: it can go back to the card.
+  { name: 'payouts, card money', as: 'creator', path: '/payouts' },
+  {
+    name: 'payouts, REFUND TO CARD',
+    as: 'creator',
+    path: '/payouts',
+    open: dialog('REFUND TO CARD', 'Refund to Card'),
+  },
   // Tournaments (DESIGN §13).
   { name: 'tournaments', as: 'creator', path: '/tournaments' },
   { name: 'tournaments, with the admin’s form', as: 'admin', path: '/tournaments' },
