@@ -102,10 +102,7 @@ export const cardRefunds = pgTable(
       .on(table.claimedUntil)
       .where(sql`${table.status} = 'pending'`),
     check('card_refunds_amount_positive', sql`${table.amountCents} > 0`),
-    check(
-      'card_refunds_status_known',
-      sql`${table.status} in ('pending', 'succeeded', 'failed')`,
-    ),
+    check('card_refunds_status_known', sql`${table.status} in ('pending', 'succeeded', 'failed')`),
     check(
       'card_refunds_ended_whole',
       sql`(${table.status} = 'pending') = (${table.completedAt} is null)`,

@@ -33,7 +33,13 @@ export interface PayoutSender {
 /** Who decides: an admin, or the provider's answer (no person: `adminId` null). */
 export type PayoutDecision =
   | { outcome: 'complete'; adminId: number | null; note?: string | undefined }
-  | { outcome: 'fail'; adminId: number | null; reason: string };
+  | {
+      outcome: 'fail';
+      adminId: number | null;
+      reason: string;
+      /** What became of the amount, told to the player; "The amount is back in your balance." */
+      returned?: string | undefined;
+    };
 
 const STAGE_NEWS: Partial<
   Record<PayoutStage, (amount: string, id: number) => { title: string; body: string }>
@@ -116,6 +122,8 @@ export async function applyPayoutDecision(
     .where(eq(payouts.id, payout.id));
 }
 
+const BACK_IN_BALANCE = 'The amount is back in your balance.';
+
 async function decisionMail(uow: UnitOfWork, payout: Payout, decision: PayoutDecision) {
   const [owner] = await uow.tx
     .select({
@@ -142,7 +150,7 @@ async function decisionMail(uow: UnitOfWork, payout: Payout, decision: PayoutDec
           ? `Hi ${owner.username}, your payout #${payout.id} of ${amount} has been sent to ` +
             `${payout.paymentDetails}.`
           : `Hi ${owner.username}, your payout #${payout.id} of ${amount} could not be completed ` +
-            `(${decision.reason}). The amount is back in your balance.`,
+            `(${decision.reason}). ${decision.returned ?? BACK_IN_BALANCE}`,
       metadata: { payoutId: payout.id, userId: payout.userId },
     },
   ]);
@@ -172,7 +180,7 @@ export async function endPayout(
       : {
           kind: 'payout_failed',
           title: `Your payout of ${amount} could not be completed`,
-          body: `Payout #${payout.id} could not be completed (${decision.reason}). The amount is back in your balance.`,
+          body: `Payout #${payout.id} could not be completed (${decision.reason}). ${decision.returned ?? BACK_IN_BALANCE}`,
         }),
     dedupeKey: `payout-${decision.outcome}:${payout.id}`,
     mail: false,
@@ -190,8 +198,9 @@ export async function returnWaitingPayouts(
   uow: UnitOfWork,
   userId: number,
   reason: string,
+  returned?: string,
 ): Promise<void> {
   for (const payout of await lockWaitingPayoutsOf(uow.tx, userId)) {
-    await endPayout(ctx, uow, payout, { outcome: 'fail', adminId: null, reason });
+    await endPayout(ctx, uow, payout, { outcome: 'fail', adminId: null, reason, returned });
   }
 }

@@ -219,6 +219,15 @@ describe('a disputed card payment', () => {
       failureReason: disputedPaymentReason('$50.00'),
     });
     expect(await moneyOf(agent)).toMatchObject({ available: 30, debt: 0 });
+    // The player is not told the amount is back in their balance: the bank took it.
+    const told = await agent.get('/api/notifications');
+    const failed = told
+      .json<{ notifications: Array<{ kind: string; body: string }> }>()
+      .notifications.find((news) => news.kind === 'payout_failed');
+    expect(failed?.body).toBe(
+      `Payout #${payout?.id} could not be completed (${disputedPaymentReason('$50.00')}). ` +
+        'The amount went back to your balance, towards the card payment your bank took back.',
+    );
   });
 
   it('withdraws the open challenges and tournament places, so no accomplice can take them', async () => {

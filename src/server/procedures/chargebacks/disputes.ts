@@ -72,6 +72,10 @@ export async function refundedCentsOf(
   return BigInt(row?.cents ?? '0');
 }
 
+/** What a payout returned by a dispute became: part of what the bank took back. */
+const PAYOUT_TOWARDS_CHARGEBACK =
+  'The amount went back to your balance, towards the card payment your bank took back.';
+
 /** A transfer's entries without those that would move nothing. */
 const entriesOf = (entries: Entry[]): Entry[] => entries.filter((entry) => entry.amountCents > 0n);
 
@@ -103,8 +107,9 @@ export async function gatherMoney(
   uow: UnitOfWork,
   { user, places }: LockedPlayer,
   reason: string,
+  payoutsReturned?: string,
 ): Promise<void> {
-  await returnWaitingPayouts(ctx, uow, user.id, reason);
+  await returnWaitingPayouts(ctx, uow, user.id, reason, payoutsReturned);
   for (const challenge of await lockOpenChallengesOf(uow.tx, user.id)) {
     await withdrawOpenLocked(ctx, uow, challenge, 'money_locked', { memo: reason });
   }
@@ -171,7 +176,7 @@ async function chargeBack(
   const player = await lockPlayerAndPlaces(uow, payment.userId);
   const { user } = player;
   if (user.deletedAt) return chargeBackClosed(ctx, uow, payment, disputeId, amountCents);
-  await gatherMoney(ctx, uow, player, reason);
+  await gatherMoney(ctx, uow, player, reason, PAYOUT_TOWARDS_CHARGEBACK);
   const { walletCents } = await lockWalletAndDebt(uow.tx, user.id);
   const fromWallet = smaller(walletCents, amountCents);
   const transfer = await ctx.ledger.post(uow, {

@@ -11,6 +11,8 @@ describe('a transaction’s label', () => {
     expect(transactionKindLabel('refund', { type: 'challenge', id: '9' })).toBe('Refund');
     expect(transactionKindLabel('deposit', tournament)).toBe('Deposit');
     expect(transactionKindLabel('stake')).toBe('Challenge stake');
-    expect(transactionKindLabel('card_refund')).toBe('Card refund');
+    expect(transactionKindLabel('card_refund_hold')).toBe('Card refund requested');
+    // A kind this client does not know yet is shown tidied up.
+    expect(transactionKindLabel('loyalty_bonus')).toBe('Loyalty bonus');
   });
 });
