@@ -158,6 +158,12 @@ const SCREENS: Screen[] = [
   { name: '404, signed out', as: 'visitor', path: '/no-such-page' },
   { name: '404, signed in', as: 'creator', path: '/no-such-page' },
   { name: 'home, Available tab', as: 'acceptor', path: '/' },
+  {
+    name: 'home, accepting a challenge: the money confirmed',
+    as: 'acceptor',
+    path: '/',
+    open: confirmation('ACCEPT CHALLENGE'),
+  },
   { name: 'home, Active tab', as: 'creator', path: '/', open: tab(/Active/) },
   { name: 'home, Completed tab', as: 'creator', path: '/', open: tab(/Completed/) },
   { name: 'home, an empty tab', as: 'newcomer', path: '/', open: tab(/Active/) },

@@ -49,6 +49,10 @@ describe('a challenge between two players in two browsers', () => {
 
     await acceptor.page.getByText('Mortal Kombat 1').waitFor({ timeout: 10_000 });
     await acceptor.page.getByRole('button', { name: 'ACCEPT CHALLENGE' }).click();
+    // The confirmation states the money before it moves.
+    const confirm = acceptor.page.getByRole('alertdialog', { name: 'Accept this challenge?' });
+    await confirm.getByText('You stake $20.00. Win: $38.00 after the 5% fee.').waitFor();
+    await confirm.getByRole('button', { name: 'YES, STAKE $20.00' }).click();
     await acceptor.page.getByText('Get ready to compete!').first().waitFor();
     await expectTopBarBalance(acceptor.page, '$10.00');
 

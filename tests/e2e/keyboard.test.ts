@@ -111,6 +111,11 @@ describe.each(VIEWPORTS)('keyboard only, at $width px', (viewport) => {
       ),
     );
     await acceptor.page.keyboard.press('Space');
+    // The confirmation opens on its safe choice; Tab reaches the one that stakes.
+    const confirm = acceptor.page.getByRole('alertdialog', { name: 'Accept this challenge?' });
+    await confirm.waitFor();
+    await acceptor.walker.tabTo(confirm.getByRole('button', { name: /^YES, STAKE/ }));
+    await acceptor.page.keyboard.press('Enter');
     await card.waitFor({ state: 'detached' });
     // The card has left the list: focus goes to the card that took its place (or the new last
     // one), or to the empty list's Create Challenge.

@@ -111,6 +111,10 @@ describe('payouts in minutes', () => {
     await row.getByText('Waiting for review: over $500').waitFor();
     await row.getByRole('button', { name: 'APPROVE & SEND' }).click();
     await admin.page
+      .getByRole('alertdialog', { name: `Send $600.00 to ${player.username}?` })
+      .getByRole('button', { name: 'YES, SEND $600.00' })
+      .click();
+    await admin.page
       .getByText(`$600.00 to ${player.username} is queued to send.`)
       .first()
       .waitFor();

@@ -73,6 +73,9 @@ describe('quick match between two browsers', () => {
 
     await second.page.getByText('CONFIRM OR DISPUTE THIS RESULT').waitFor({ timeout: 10_000 });
     await second.page.getByRole('button', { name: 'CONFIRM RESULT' }).click();
+    const confirm = second.page.getByRole('alertdialog', { name: 'Confirm this result?' });
+    await confirm.getByText(/^You lost: your \$20\.00 stake goes to /).waitFor();
+    await confirm.getByRole('button', { name: 'YES, CONFIRM IT' }).click();
     // $30 + the $40 pot less the 5% fee ($2), released from review by the confirmation.
     await expectTopBarBalance(first.page, '$68.00');
     await expect

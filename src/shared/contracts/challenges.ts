@@ -33,8 +33,7 @@ export const MODE_MAX = 40;
 export const SCORE_MAX = 1_000_000;
 export const NOTES_MAX = 1000;
 export const SCREENSHOT_URL_MAX = 2048;
-/** The winner's fee: 5% of the prize, in basis points so no float is ever involved. */
-export const WINNER_FEE_BASIS_POINTS = 500n;
+export { WINNER_FEE_BASIS_POINTS } from '../stake-terms.ts';
 export const DISPUTE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export const CHALLENGE_MESSAGES = {

@@ -56,6 +56,7 @@ describe('the suspension banner', () => {
 
     current = SUSPENDED;
     await user.click(within(card).getByRole('button', { name: 'ACCEPT CHALLENGE' }));
+    await user.click(await screen.findByRole('button', { name: /^YES, STAKE/ }));
     expect(await findToast('Could not accept challenge')).toHaveTextContent(`403: ${MESSAGE}`);
     expect(await screen.findByRole('region', { name: 'Account suspended' })).toHaveTextContent(
       MESSAGE,
@@ -85,6 +86,7 @@ describe('the break banner', () => {
 
     current = onBreak;
     await user.click(within(card).getByRole('button', { name: 'ACCEPT CHALLENGE' }));
+    await user.click(await screen.findByRole('button', { name: /^YES, STAKE/ }));
     expect(await screen.findByRole('region', { name: 'Time-out' })).toHaveTextContent(
       'You are taking a time-out until 2031-03-02 12:00 UTC',
     );

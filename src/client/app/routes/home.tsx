@@ -258,6 +258,7 @@ export function HomePage({ user }: { user: PublicUser }) {
         onOpenChange={setCreateOpen}
         onCloseAutoFocus={returnFocusFromCreate}
         defaultPhoneNumber={user.phoneNumber}
+        available={user.available}
         intent={intent}
       />
     </>

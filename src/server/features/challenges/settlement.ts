@@ -1,20 +1,9 @@
-import { WINNER_FEE_BASIS_POINTS } from '#shared/contracts/challenges.ts';
-import { percentOf } from '#shared/money.ts';
+import { stakeTerms, type StakeTerms } from '#shared/stake-terms.ts';
 
-export interface Settlement {
-  /** Both stakes: the whole escrow. */
-  prizeCents: bigint;
-  /** The house's 5%, rounded half-up to the cent (docs/challenges.md#lifecycle). */
-  feeCents: bigint;
-  /** What reaches the winner's wallet. */
-  winnerCreditCents: bigint;
-}
+export type Settlement = StakeTerms;
 
-export function settle(stakeCents: bigint): Settlement {
-  const prizeCents = stakeCents * 2n;
-  const feeCents = percentOf(prizeCents, WINNER_FEE_BASIS_POINTS);
-  return { prizeCents, feeCents, winnerCreditCents: prizeCents - feeCents };
-}
+/** How a match for `stakeCents` each is paid out (the client states the same before it moves). */
+export const settle = (stakeCents: bigint): Settlement => stakeTerms(stakeCents);
 
 /** docs/product.md#states: the creator wins only with the higher score; ties go to the acceptor. */
 export function winnerOf(

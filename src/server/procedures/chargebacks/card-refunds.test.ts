@@ -114,8 +114,8 @@ describe('REFUND TO CARD', () => {
     });
     expect(await money(agent)).toMatchObject({ available: 20, refundableToCard: 20 });
 
-    expect(await runPass()).toBe(1);
-    expect(await runPass()).toBe(0);
+    await runPass();
+    await runPass();
     const [refund] = await listed(agent);
     expect(refund).toMatchObject({ id: answer.refunds[0]?.id, status: 'succeeded' });
     expect(await sandboxRefundsOf(intentId)).toMatchObject([{ amountCents: 3000n }]);
@@ -196,6 +196,8 @@ describe('REFUND TO CARD', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     const { available } = await money(agent);
     expect(available).toBe(stake.statusCode === 201 ? 20 : 0);
+    // A refund that won the race is made, so no later test's pass finds it waiting.
+    await runPass();
   });
 
   it('is made once when the worker died after the provider made it', async () => {
@@ -215,10 +217,12 @@ describe('REFUND TO CARD', () => {
       reason: 'requested_by_customer',
     });
     expect(made.status).toBe('succeeded');
-    expect(await runPass()).toBe(0);
+    // While the dead worker's claim lasts, nobody takes the refund up.
+    await runPass();
+    expect(await listed(agent)).toMatchObject([{ status: 'pending' }]);
 
     aheadMs = 3 * 60_000;
-    expect(await runPass()).toBe(1);
+    await runPass();
     expect(await sandboxRefundsOf(intentId)).toHaveLength(1);
     expect(await listed(agent)).toMatchObject([{ status: 'succeeded' }]);
   });

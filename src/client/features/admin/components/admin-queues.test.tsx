@@ -342,6 +342,8 @@ describe('payouts queue', () => {
     const row = await screen.findByRole('article', { name: 'ace_player' });
     expect(row).toHaveTextContent('Waiting for review: over $500');
     await user.click(within(row).getByRole('button', { name: 'APPROVE & SEND' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Send $600.00 to ace_player?' });
+    await user.click(within(confirm).getByRole('button', { name: 'YES, SEND $600.00' }));
     expect(await findToast('Payout approved')).toHaveTextContent('$600.00 to ace_player');
     expect(postsTo(fetchMock, '/api/admin/payouts/5/approve')).toEqual([{}]);
 

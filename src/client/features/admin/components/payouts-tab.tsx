@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Rocket, TriangleAlert, Wallet } from 'lucide-react';
 import type { AdminPayoutView } from '#shared/contracts/payouts.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
-import { Button } from '#client/components/ui/button.tsx';
+import { ConfirmMoneyButton } from '#client/components/confirm-money.tsx';
 import { formatDollars } from '#client/lib/format.ts';
 import {
   payoutDateLabel,
@@ -32,10 +32,24 @@ const DECIDABLE_STAGES: ReadonlySet<AdminPayoutView['stage']> = new Set(['review
 function ApprovePayoutButton({ payout }: { payout: AdminPayoutView }) {
   const approve = useApprovePayout();
   return (
-    <Button size="sm" disabled={approve.isPending} onClick={() => approve.mutate(payout.id)}>
-      <Rocket aria-hidden="true" />
-      {approve.isPending ? 'SENDING...' : 'APPROVE & SEND'}
-    </Button>
+    <ConfirmMoneyButton
+      size="sm"
+      trigger={
+        <>
+          <Rocket aria-hidden="true" />
+          APPROVE & SEND
+        </>
+      }
+      title={`Send ${formatDollars(payout.amount)} to ${payout.username}?`}
+      confirmLabel={`YES, SEND ${formatDollars(payout.amount)}`}
+      busyLabel="SENDING..."
+      busy={approve.isPending}
+      onConfirm={(done) => approve.mutate(payout.id, { onSettled: done })}
+    >
+      <p>
+        Payout #{payout.id} leaves for {payout.paymentDetails}. Once sent, it cannot be called back.
+      </p>
+    </ConfirmMoneyButton>
   );
 }
 

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { dollarNumberToCents } from '#shared/money.ts';
+import { stakeMoneyLine } from '#shared/stake-terms.ts';
 import { screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import {
@@ -132,6 +134,11 @@ describe('challenge card', () => {
     renderInApp(<ChallengeCard challenge={makeChallenge()} viewerId={VIEWER_ID} />);
 
     await user.click(within(card()).getByRole('button', { name: 'ACCEPT CHALLENGE' }));
+    // Nothing moves before the confirmation, which states the money.
+    expect(fetchMock).not.toHaveBeenCalledWith('/api/challenges/11/accept', expect.anything());
+    const confirm = await screen.findByRole('alertdialog', { name: 'Accept this challenge?' });
+    expect(confirm).toHaveTextContent(stakeMoneyLine(dollarNumberToCents(makeChallenge().amount)));
+    await user.click(within(confirm).getByRole('button', { name: /^YES, STAKE \$/ }));
 
     const toast = await findToast('Challenge accepted!');
     expect(toast).toHaveTextContent('Get ready to compete!');

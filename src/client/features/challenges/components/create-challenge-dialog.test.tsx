@@ -44,6 +44,28 @@ async function openCreateDialog() {
 }
 
 describe('create challenge dialog', () => {
+  it('states the money as the amount is typed, and a stake over the balance with the way to deposit', async () => {
+    signedIn();
+    const { user, dialog } = await openCreateDialog();
+    const amount = within(dialog).getByLabelText('Amount ($)');
+    await user.type(amount, '10');
+    expect(
+      within(dialog).getByText('You stake $10.00. Win: $19.00 after the 5% fee.'),
+    ).toBeVisible();
+    expect(within(dialog).queryByRole('link', { name: 'DEPOSIT FUNDS' })).not.toBeInTheDocument();
+
+    const available = makeUser().available;
+    await user.clear(amount);
+    await user.type(amount, String(Math.floor(available) + 1));
+    expect(
+      within(dialog).getByText(`You have $${available.toFixed(2)} available.`, { exact: false }),
+    ).toBeVisible();
+    expect(within(dialog).getByRole('link', { name: 'DEPOSIT FUNDS' })).toHaveAttribute(
+      'href',
+      '/profile',
+    );
+  });
+
   it('validates with the shared rules before sending anything', async () => {
     const fetchMock = signedIn();
     const { user, dialog } = await openCreateDialog();

@@ -20,6 +20,8 @@ export interface CreateChallengeDialogProps {
   /** Where focus goes when it closes: the dialog has no trigger of its own to return it to. */
   onCloseAutoFocus: (event: Event) => void;
   defaultPhoneNumber?: string | null;
+  /** The player's available balance, which the form compares the stake with. */
+  available?: number;
   /**
    * Quick Match: the same dialog asking for the terms only
    * (docs/challenges.md#finding-an-opponent).
@@ -48,6 +50,7 @@ export function CreateChallengeDialog({
   onOpenChange,
   onCloseAutoFocus,
   defaultPhoneNumber,
+  available,
   intent = 'create',
 }: CreateChallengeDialogProps) {
   return (
@@ -61,6 +64,7 @@ export function CreateChallengeDialog({
           <CreateChallengeForm
             onCreated={() => onOpenChange(false)}
             defaultPhoneNumber={defaultPhoneNumber}
+            available={available}
             intent={intent}
           />
         </Suspense>

@@ -9,7 +9,12 @@ import {
   createChallengeBodySchema,
   type CreateChallengeBody,
 } from '#shared/contracts/challenges.ts';
+import { Link } from 'wouter';
+import { dollarNumberToCents } from '#shared/money.ts';
+import { stakeMoneyLine } from '#shared/stake-terms.ts';
 import { Button } from '#client/components/ui/button.tsx';
+import { cn } from '#client/lib/cn.ts';
+import { formatDollars } from '#client/lib/format.ts';
 import { Field } from '#client/components/ui/field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { NativeSelect } from '#client/components/ui/native-select.tsx';
@@ -34,6 +39,8 @@ export interface CreateChallengeFormProps {
   onCreated: () => void;
   /** The player's own number, offered as the contact for this match. */
   defaultPhoneNumber?: string | null;
+  /** The player's available balance: a stake above it is pointed out, with the way to deposit. */
+  available?: number | undefined;
   /**
    * `quick-match` asks for the terms only (docs/challenges.md#finding-an-opponent) and meets the
    * first player on them; the contact fields stay, for the challenge it opens when nobody waits.
@@ -41,10 +48,53 @@ export interface CreateChallengeFormProps {
   intent?: 'create' | 'quick-match';
 }
 
+/** A whole-dollar stake within the bounds, in cents; null while the amount is not one. */
+function stakeOf(amount: unknown): bigint | null {
+  if (typeof amount !== 'number' || !Number.isInteger(amount)) return null;
+  if (amount < CHALLENGE_AMOUNT_MIN || amount > CHALLENGE_AMOUNT_MAX) return null;
+  return BigInt(amount) * 100n;
+}
+
+/**
+ * The money of the stake typed, as it is typed: what is staked and what a win pays after the fee;
+ * a stake above the available balance says so, with the way to deposit.
+ */
+function StakeNote({
+  stakeCents,
+  available,
+  className,
+}: {
+  stakeCents: bigint;
+  available: number | undefined;
+  className?: string;
+}) {
+  const short = available !== undefined && dollarNumberToCents(available) < stakeCents;
+  return (
+    <p aria-live="polite" className={cn('text-sm text-slate-200', className)}>
+      {stakeMoneyLine(stakeCents)}
+      {short && (
+        <>
+          {' '}
+          <span className="text-amber-200">
+            You have {formatDollars(available)} available.
+          </span>{' '}
+          <Link
+            href="/profile"
+            className="rounded-sm font-semibold text-accent underline underline-offset-4 hover:text-accent-strong"
+          >
+            DEPOSIT FUNDS
+          </Link>
+        </>
+      )}
+    </p>
+  );
+}
+
 /** The body of the Create Challenge dialog, validated with the same schema as the server. */
 export function CreateChallengeForm({
   onCreated,
   defaultPhoneNumber,
+  available,
   intent = 'create',
 }: CreateChallengeFormProps) {
   const createChallenge = useCreateChallenge();
@@ -68,6 +118,8 @@ export function CreateChallengeForm({
     },
   });
 
+  const typedAmount = useWatch({ control: formControl, name: 'amount' });
+  const stake = stakeOf(typedAmount);
   const suggestionsId = useId();
   const typedOpponent = useWatch({ control: formControl, name: 'opponent' });
   const suggestions = useOpponentSuggestions(intent === 'create' ? typedOpponent : undefined);
@@ -106,6 +158,13 @@ export function CreateChallengeForm({
             />
           )}
         </Field>
+        {stake !== null && (
+          <StakeNote
+            stakeCents={stake}
+            available={available}
+            className="sm:order-last sm:col-span-2"
+          />
+        )}
         <Field label="Console" error={errors.console?.message}>
           {(control) => (
             <NativeSelect {...control} {...register('console')}>

@@ -51,6 +51,10 @@ describe('a result under review', () => {
     expect(screen.getByText(/rival reported 3–1/)).toHaveTextContent('23 h left');
     expect(screen.getByRole('button', { name: /DISPUTE RESULT/ })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /CONFIRM RESULT/ }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Confirm this result?' });
+    expect(confirm).toHaveTextContent(/^Confirm this result\?You (won|lost): /);
+    expect(fetch).not.toHaveBeenCalledWith('/api/challenges/11/confirm', expect.anything());
+    await userEvent.click(within(confirm).getByRole('button', { name: 'YES, CONFIRM IT' }));
     await findToast('Result confirmed');
     expect(fetch).toHaveBeenCalledWith('/api/challenges/11/confirm', expect.anything());
   });

@@ -20,7 +20,10 @@ import {
 import { FieldError } from '#client/components/ui/field.tsx';
 import { Label } from '#client/components/ui/label.tsx';
 import { Textarea } from '#client/components/ui/textarea.tsx';
-import { formatDateTime } from '#client/lib/format.ts';
+import { formatDateTime, formatDollars } from '#client/lib/format.ts';
+import { ConfirmMoneyButton } from '#client/components/confirm-money.tsx';
+import { dollarNumberToCents, formatCents } from '#shared/money.ts';
+import { stakeTerms, WINNER_FEE_PERCENT } from '#shared/stake-terms.ts';
 import {
   useAddEvidence,
   useConfirmResult,
@@ -59,6 +62,18 @@ function opponentName(challenge: ChallengeView, viewerId: number): string {
     : challenge.creator.username;
 }
 
+/** What confirming a reported result moves, for the player asked to confirm it. */
+function resultMoneyLine(challenge: ChallengeView, viewerId: number): string {
+  const win = formatCents(stakeTerms(dollarNumberToCents(challenge.amount)).winnerCreditCents);
+  if (challenge.winnerId === viewerId) {
+    return `You won: ${win} reaches your balance, after the ${WINNER_FEE_PERCENT} fee.`;
+  }
+  return (
+    `You lost: your ${formatDollars(challenge.amount)} stake goes to ` +
+    `${opponentName(challenge, viewerId)}, who receives ${win} after the ${WINNER_FEE_PERCENT} fee.`
+  );
+}
+
 /**
  * A reported result while its credit is held (docs/fair-play.md): the reporter waits for the
  * opponent; the opponent confirms it or disputes it before the review ends.
@@ -92,14 +107,22 @@ export function ReviewPanel({
         {formatDateTime(challenge.reviewEndsAt)} · {left}.
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
-        <Button
-          variant="primary"
-          disabled={confirm.isPending}
-          onClick={() => confirm.mutate(challenge.id)}
+        <ConfirmMoneyButton
+          trigger={
+            <>
+              <CheckCircle2 aria-hidden="true" />
+              CONFIRM RESULT
+            </>
+          }
+          title="Confirm this result?"
+          confirmLabel="YES, CONFIRM IT"
+          busyLabel="SENDING..."
+          busy={confirm.isPending}
+          onConfirm={(done) => confirm.mutate(challenge.id, { onSettled: done })}
         >
-          <CheckCircle2 aria-hidden="true" />
-          {confirm.isPending ? 'SENDING...' : 'CONFIRM RESULT'}
-        </Button>
+          <p>{resultMoneyLine(challenge, viewerId)}</p>
+          <p>A confirmed result is final: it can no longer be disputed.</p>
+        </ConfirmMoneyButton>
         <DisputeDialog challenge={challenge} />
       </div>
     </Notice>
