@@ -9,11 +9,14 @@ import {
   AlertDialogTrigger,
 } from '#client/components/ui/alert-dialog.tsx';
 import { Button, type ButtonSize } from '#client/components/ui/button.tsx';
+import { cn } from '#client/lib/cn.ts';
 
 /**
  * A button that moves money only after a confirmation stating the money (docs/product.md): the
  * trigger keeps its label, the dialog says what moves, and its confirm button does it. The dialog
- * closes once the action succeeded; a failure leaves it open with the toast the action shows.
+ * closes as the action starts, so focus is back on the trigger (which shows the action under way)
+ * before the action's result may take the trigger away: the page's focus recovery then moves it
+ * on, as it would from any button.
  */
 export function ConfirmMoneyButton({
   trigger,
@@ -34,8 +37,7 @@ export function ConfirmMoneyButton({
   confirmLabel: string;
   busyLabel: string;
   busy: boolean;
-  /** Does it; calls `done` once it succeeded. */
-  onConfirm: (done: () => void) => void;
+  onConfirm: () => void;
   size?: ButtonSize;
   className?: string;
 }) {
@@ -43,8 +45,16 @@ export function ConfirmMoneyButton({
   return (
     <AlertDialog open={open} onOpenChange={setOpen}>
       <AlertDialogTrigger asChild>
-        <Button size={size} className={className}>
-          {trigger}
+        <Button
+          size={size}
+          // Marked busy rather than disabled while it runs: a disabled button drops the focus.
+          aria-disabled={busy}
+          className={cn('aria-disabled:cursor-wait aria-disabled:opacity-50', className)}
+          onClick={(event) => {
+            if (busy) event.preventDefault();
+          }}
+        >
+          {busy ? busyLabel : trigger}
         </Button>
       </AlertDialogTrigger>
       <AlertDialogContent className="border-accent/50">
@@ -57,13 +67,12 @@ export function ConfirmMoneyButton({
             <Button variant="outline">NOT NOW</Button>
           </AlertDialogCancel>
           <Button
-            aria-disabled={busy}
-            className="aria-disabled:cursor-wait aria-disabled:opacity-50"
             onClick={() => {
-              if (!busy) onConfirm(() => setOpen(false));
+              setOpen(false);
+              onConfirm();
             }}
           >
-            {busy ? busyLabel : confirmLabel}
+            {confirmLabel}
           </Button>
         </AlertDialogFooter>
       </AlertDialogContent>

@@ -44,7 +44,7 @@ function ApprovePayoutButton({ payout }: { payout: AdminPayoutView }) {
       confirmLabel={`YES, SEND ${formatDollars(payout.amount)}`}
       busyLabel="SENDING..."
       busy={approve.isPending}
-      onConfirm={(done) => approve.mutate(payout.id, { onSettled: done })}
+      onConfirm={() => approve.mutate(payout.id)}
     >
       <p>
         Payout #{payout.id} leaves for {payout.paymentDetails}. Once sent, it cannot be called back.

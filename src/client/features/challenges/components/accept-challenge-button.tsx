@@ -22,7 +22,7 @@ export function AcceptChallengeButton({ challenge }: { challenge: ChallengeView 
       confirmLabel={`YES, STAKE ${formatDollars(challenge.amount)}`}
       busyLabel="ACCEPTING..."
       busy={accept.isPending}
-      onConfirm={(done) => accept.mutate(challenge.id, { onSettled: done })}
+      onConfirm={() => accept.mutate(challenge.id)}
     >
       <p>
         {challenge.game} against {challenge.creator.username} on {challenge.console}.

@@ -118,7 +118,7 @@ export function ReviewPanel({
           confirmLabel="YES, CONFIRM IT"
           busyLabel="SENDING..."
           busy={confirm.isPending}
-          onConfirm={(done) => confirm.mutate(challenge.id, { onSettled: done })}
+          onConfirm={() => confirm.mutate(challenge.id)}
         >
           <p>{resultMoneyLine(challenge, viewerId)}</p>
           <p>A confirmed result is final: it can no longer be disputed.</p>
