@@ -87,7 +87,8 @@ export function postingsOf(db: Executor, transferId: bigint): Promise<PostedTran
 /**
  * What `house:unclaimed` still holds for a closed account's player: what the closing moved there
  * (`unclaimed:user:{id}`), less what chargebacks of their card payments (`paymentIds`) took from
- * it since, and plus what won disputes gave back (docs/chargebacks.md).
+ * it since, plus what won disputes and refused card refunds of those payments put there
+ * (docs/chargebacks.md).
  */
 export async function unclaimedHeldFor(
   db: Executor,
@@ -105,7 +106,11 @@ export async function unclaimedHeldFor(
         or(
           eq(ledgerTransfers.idempotencyKey, `unclaimed:user:${userId}`),
           and(
-            inArray(ledgerTransfers.kind, ['chargeback', 'chargeback_reversal']),
+            inArray(ledgerTransfers.kind, [
+              'chargeback',
+              'chargeback_reversal',
+              'card_refund_release',
+            ]),
             eq(ledgerTransfers.referenceType, 'payment'),
             inArray(ledgerTransfers.referenceId, paymentIds.map(String)),
           ),

@@ -50,7 +50,8 @@ export async function findPaymentByRequestKey(
 
 /**
  * Locks a payment row for the rest of the transaction: every path that may credit a payment
- * (confirm, webhook, IPN, poll) takes this lock first, so they run one after another.
+ * (confirm, webhook, IPN, poll) takes this lock first, so they run one after another. `for no
+ * key update`, so that rows naming the payment (a card refund's) can still be written meanwhile.
  */
 export async function lockPayment(
   db: Executor,
@@ -62,7 +63,7 @@ export async function lockPayment(
     .from(payments)
     .where(and(eq(payments.provider, provider), eq(payments.providerPaymentId, providerPaymentId)))
     .limit(1)
-    .for('update');
+    .for('no key update');
   return row;
 }
 

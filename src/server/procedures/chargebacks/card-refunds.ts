@@ -283,6 +283,11 @@ export async function runCardRefundPass(
         refundKey: refundKeyOf(refund.id),
         reason: refund.fraudWarningId === null ? 'requested_by_customer' : 'fraudulent',
       });
+      if (outcome.status === 'pending') {
+        // Its claim lapses, and a later pass asks again how the refund ended.
+        log.info({ cardRefundId: refund.id }, 'card refund pending at the card network');
+        continue;
+      }
       await finishRefund(ctx, refund.id, outcome);
       if (outcome.status === 'failed') {
         log.warn({ cardRefundId: refund.id, reason: outcome.reason }, 'card refund refused');

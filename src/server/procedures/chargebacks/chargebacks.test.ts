@@ -363,6 +363,22 @@ describe('a dispute of a closed account', () => {
     expect((await close(disputeId, 'won')).statusCode).toBe(200);
     expect(await houseBalance(HOUSE_UNCLAIMED)).toBe(unclaimed);
   });
+
+  it('won after the account closed, keeps the money for the player in house:unclaimed', async () => {
+    const { agent, user } = await signUp(t.app);
+    const intentId = await depositByCard(agent, '40');
+    const disputeId = await dispute(intentId);
+    const deleted = await admin.request({
+      method: 'DELETE',
+      url: `/api/admin/users/${user.id}`,
+      payload: { reason: 'Requested by the player' },
+    });
+    expect(deleted.statusCode).toBe(200);
+    const unclaimed = await houseBalance(HOUSE_UNCLAIMED);
+    expect((await close(disputeId, 'won')).statusCode).toBe(200);
+    expect(await houseBalance(HOUSE_UNCLAIMED)).toBe(unclaimed + 4000n);
+    expect(await houseBalance(userWallet(user.id))).toBe(0n);
+  });
 });
 
 describe('the sandbox dispute routes', () => {

@@ -223,9 +223,14 @@ async function reverseChargeBack(
   dispute: CardDispute,
 ): Promise<void> {
   const user = await lockUser(uow.tx, dispute.userId, 'no key update');
+  const chargeback = await postingsOf(uow.tx, dispute.chargebackTransferId);
+  // A chargeback of an account already closed took from the house: it goes back there.
+  const fromHouse = chargeback.some(
+    (posting) => posting.account === HOUSE_UNCLAIMED || posting.account === HOUSE_ADJUSTMENTS,
+  );
   let entries: Entry[];
-  if (user?.deletedAt) {
-    entries = (await postingsOf(uow.tx, dispute.chargebackTransferId)).map((posting) => ({
+  if (fromHouse) {
+    entries = chargeback.map((posting) => ({
       account: posting.account,
       direction: posting.amountCents < 0n ? 'credit' : 'debit',
       amountCents: posting.amountCents < 0n ? -posting.amountCents : posting.amountCents,
@@ -237,7 +242,8 @@ async function reverseChargeBack(
       { account: EXTERNAL_CARD, direction: 'debit', amountCents: dispute.amountCents },
       { account: playerReceivable(dispute.userId), direction: 'credit', amountCents: toDebt },
       {
-        account: userWallet(dispute.userId),
+        // An account closed since the chargeback: its money is the house's to hold for them.
+        account: user?.deletedAt ? HOUSE_UNCLAIMED : userWallet(dispute.userId),
         direction: 'credit',
         amountCents: dispute.amountCents - toDebt,
       },
@@ -250,7 +256,7 @@ async function reverseChargeBack(
     reversesTransferId: dispute.chargebackTransferId,
     entries,
   });
-  if (user?.deletedAt) return;
+  if (fromHouse || user?.deletedAt) return;
   await notify(uow, ctx.bus, {
     userId: dispute.userId,
     kind: 'card_dispute_won',

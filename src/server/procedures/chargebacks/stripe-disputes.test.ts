@@ -344,6 +344,8 @@ describe('card refunds at Stripe', () => {
       refundKey: refundKeyOf(refund.id),
       reason: 'requested_by_customer',
     });
+    // A day later Stripe no longer knows the key: only looking the refund up finds it.
+    stripe.forgetIdempotencyKeys();
     await t.database.db
       .update(cardRefunds)
       .set({ claimedUntil: null })
@@ -365,6 +367,45 @@ describe('card refunds at Stripe', () => {
       status: 'succeeded',
       providerRefundId: refundsOf(intent.id)[0]?.id,
     });
+  });
+});
+
+describe('a card refund pending at the card network', () => {
+  const ctx = () => createAppContext({ env: t.env, database: t.database, bus: t.bus });
+  const card = () => selectPaymentProviders(t.env, t.database.db, () => new Date()).card;
+
+  it('is asked about again until Stripe says how it ended', async () => {
+    const { agent } = await signUp(t.app);
+    const intent = await paidDeposit(agent, '20');
+    const asked = await agent.post('/api/payouts/card-refund', { amount: '20' });
+    expect(asked.statusCode).toBe(201);
+    const [refund] = asked.json<{ refunds: Array<{ id: number }> }>().refunds;
+    const rowOf = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(cardRefunds)
+          .where(eq(cardRefunds.id, refund?.id ?? 0))
+      )[0];
+    stripe.refundStatus = 'pending';
+    try {
+      await runCardRefundPass(ctx(), card(), silentLog);
+    } finally {
+      stripe.refundStatus = 'succeeded';
+    }
+    expect(await rowOf()).toMatchObject({ status: 'pending' });
+    const made = [...stripe.refunds.values()].find((one) => one.payment_intent === intent.id);
+    if (!made) throw new Error('no refund at Stripe');
+    made.status = 'succeeded';
+    await t.database.db
+      .update(cardRefunds)
+      .set({ claimedUntil: null })
+      .where(eq(cardRefunds.id, refund?.id ?? 0));
+    await runCardRefundPass(ctx(), card(), silentLog);
+    expect(await rowOf()).toMatchObject({ status: 'succeeded', providerRefundId: made.id });
+    expect(
+      [...stripe.refunds.values()].filter((one) => one.payment_intent === intent.id),
+    ).toHaveLength(1);
   });
 });
 

@@ -85,8 +85,9 @@ function toDisputeReport(
 }
 
 function toRefundOutcome(refund: Stripe.Refund): CardRefundOutcome {
-  // A card refund Stripe accepted is `succeeded`, or `pending` while the network takes it: either
-  // way the money has left; only `failed` and `canceled` keep it ours.
+  // `pending` (and `requires_action`) may still fail, returning the money to the platform: the
+  // refund is asked about again until Stripe says `succeeded`, `failed` or `canceled`.
+  if (refund.status === 'succeeded') return { status: 'succeeded', refundId: refund.id };
   if (refund.status === 'failed' || refund.status === 'canceled') {
     return {
       status: 'failed',
@@ -94,7 +95,7 @@ function toRefundOutcome(refund: Stripe.Refund): CardRefundOutcome {
       reason: `Stripe ${refund.status} the refund (${refund.failure_reason ?? 'no reason given'})`,
     };
   }
-  return { status: 'succeeded', refundId: refund.id };
+  return { status: 'pending', refundId: refund.id };
 }
 
 function toProviderError(error: unknown): PaymentProviderError {

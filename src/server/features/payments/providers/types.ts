@@ -81,6 +81,8 @@ export interface CardFraudWarningReport {
 /** How a refund of card money ended at the provider. */
 export type CardRefundOutcome =
   | { status: 'succeeded'; refundId: string }
+  /** Accepted, and not yet through the card network: it may still fail. Ask again later. */
+  | { status: 'pending'; refundId: string }
   /** Refused for good (the payment is disputed, or already refunded): the money stays ours. */
   | { status: 'failed'; refundId: string | null; reason: string };
 

@@ -26,6 +26,10 @@ export interface FakeStripe extends HttpStub {
   failure: StubReply | 'hang-up' | null;
   /** Makes each new refund and then never answers: the caller dies or gives up, not knowing. */
   holdAfterRefund: boolean;
+  /** The status new refunds are made with: `succeeded`, or `pending` at the card network. */
+  refundStatus: string;
+  /** Forgets the idempotency keys seen, as Stripe does after 24 hours. */
+  forgetIdempotencyKeys(): void;
   /** Marks an intent paid, as Stripe does after a successful confirmation. */
   succeed(id: string): FakeIntent;
 }
@@ -193,7 +197,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         metadata,
         payment_intent: intentId,
         reason: form.get('reason'),
-        status: 'succeeded',
+        status: fake.refundStatus,
         failure_reason: null,
         created: Math.floor(Date.now() / 1000),
       };
@@ -229,6 +233,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     refunds,
     failure: null,
     holdAfterRefund: false,
+    refundStatus: 'succeeded',
+    forgetIdempotencyKeys() {
+      byIdempotencyKey.clear();
+      refundsByKey.clear();
+    },
     succeed(id: string): FakeIntent {
       const intent = intents.get(id);
       if (!intent) throw new Error(`no fake intent ${id}`);
