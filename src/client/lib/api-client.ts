@@ -7,6 +7,8 @@ export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
+  /** An `Idempotency-Key`, so that a retried request is answered as the first one was. */
+  idempotencyKey?: string;
 }
 
 interface ApiErrorInit {
@@ -117,10 +119,11 @@ async function toApiError(response: Response): Promise<ApiError> {
 export async function apiFetch(
   method: HttpMethod,
   path: string,
-  { body, signal }: RequestOptions = {},
+  { body, signal, idempotencyKey }: RequestOptions = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   const response = await fetch(path, {
     method,
     headers,

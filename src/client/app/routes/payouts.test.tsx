@@ -544,10 +544,16 @@ describe('request payout dialog', () => {
       ([input]) => String(input) === '/api/payouts/card-refund',
     );
     expect(JSON.parse(String(sent?.[1]?.body))).toEqual({ amount: '30.00' });
+    // A key per opening of the dialog: a resend is answered with the first refunds.
+    expect(new Headers(sent?.[1]?.headers).get('Idempotency-Key')).toMatch(/^[0-9a-f]{32}$/);
     const list = await screen.findByRole('region', { name: 'Card Refunds' });
     expect(within(list).getByText('On its way')).toBeVisible();
     await waitFor(() =>
       expect(screen.queryByRole('button', { name: 'REFUND TO CARD' })).not.toBeInTheDocument(),
+    );
+    // Its button gone, focus moves to what the card still offers rather than the page body.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Request Payout' })).toHaveFocus(),
     );
   });
 

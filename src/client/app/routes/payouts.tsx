@@ -10,6 +10,7 @@ import {
   CardTitle,
 } from '#client/components/ui/card.tsx';
 import { PageHeader } from '#client/components/ui/page-header.tsx';
+import { pickFocusTarget, useFocusRecovery } from '#client/lib/focus-recovery.ts';
 import {
   CardRefundDialog,
   CardRefundHistory,
@@ -22,6 +23,8 @@ import { RequestPayoutDialog } from '#client/features/payouts/components/request
  * money has not cleared (docs/chargebacks.md), and the history.
  */
 export function PayoutsPage({ user }: { user: PublicUser }) {
+  // A full refund to the card takes REFUND TO CARD away: focus moves to what the card still offers.
+  const recovery = useFocusRecovery<HTMLDivElement>(pickFocusTarget);
   return (
     <>
       <PageHeader
@@ -34,7 +37,7 @@ export function PayoutsPage({ user }: { user: PublicUser }) {
           <CardHeader>
             <CardTitle>Available Balance</CardTitle>
           </CardHeader>
-          <CardContent className="space-y-5">
+          <CardContent className="space-y-5" {...recovery}>
             <BalanceFigure balance={user.available} />
             {user.underReview > 0 && (
               <p className="text-sm text-slate-300">

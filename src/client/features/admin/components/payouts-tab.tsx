@@ -4,6 +4,7 @@ import type { AdminPayoutView } from '#shared/contracts/payouts.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { ConfirmMoneyButton } from '#client/components/confirm-money.tsx';
 import { formatDollars } from '#client/lib/format.ts';
+import { pickFocusTarget, useFocusRecovery } from '#client/lib/focus-recovery.ts';
 import {
   payoutDateLabel,
   payoutMethodLabel,
@@ -55,8 +56,15 @@ function ApprovePayoutButton({ payout }: { payout: AdminPayoutView }) {
 
 function AdminPayoutRow({ payout }: { payout: AdminPayoutView }) {
   const titleId = useId();
+  const recovery = useFocusRecovery<HTMLElement>(pickFocusTarget);
   return (
-    <article aria-labelledby={titleId} className={rowClasses}>
+    <article
+      aria-labelledby={titleId}
+      className={rowClasses}
+      // A decision takes its buttons away: focus stays in the row instead of falling to the page.
+      tabIndex={-1}
+      {...recovery}
+    >
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h3

@@ -57,21 +57,24 @@ function stakeOf(amount: unknown): bigint | null {
 
 /**
  * The money of the stake typed, as it is typed: what is staked and what a win pays after the fee;
- * a stake above the available balance says so, with the way to deposit.
+ * a stake above the available balance says so, with the way to deposit. Empty (and hidden) while
+ * the amount is not a stake.
  */
 function StakeNote({
   stakeCents,
   available,
   className,
 }: {
-  stakeCents: bigint;
+  stakeCents: bigint | null;
   available: number | undefined;
   className?: string;
 }) {
-  const short = available !== undefined && dollarNumberToCents(available) < stakeCents;
+  const short =
+    stakeCents !== null && available !== undefined && dollarNumberToCents(available) < stakeCents;
+  // Always in the page, so that screen readers announce the text when it changes.
   return (
-    <p aria-live="polite" className={cn('text-sm text-slate-200', className)}>
-      {stakeMoneyLine(stakeCents)}
+    <p aria-live="polite" className={cn('text-sm text-slate-200 empty:hidden', className)}>
+      {stakeCents !== null && stakeMoneyLine(stakeCents)}
       {short && (
         <>
           {' '}
@@ -158,13 +161,11 @@ export function CreateChallengeForm({
             />
           )}
         </Field>
-        {stake !== null && (
-          <StakeNote
-            stakeCents={stake}
-            available={available}
-            className="sm:order-last sm:col-span-2"
-          />
-        )}
+        <StakeNote
+          stakeCents={stake}
+          available={available}
+          className="sm:order-last sm:col-span-2"
+        />
         <Field label="Console" error={errors.console?.message}>
           {(control) => (
             <NativeSelect {...control} {...register('console')}>

@@ -6,7 +6,7 @@ import {
 } from '#shared/contracts/card-refunds.ts';
 import { centsToDecimalString } from '#shared/money.ts';
 import { z } from '#shared/validation.ts';
-import { ApiError, getJson, postJson } from '#client/lib/api-client.ts';
+import { ApiError, getJson, requestJson } from '#client/lib/api-client.ts';
 import { toast } from '#client/lib/toast.ts';
 import { setCachedBalance } from '#client/features/auth/api/session-cache.ts';
 import { payoutLimitsQueryKey } from './get-payout-limits.ts';
@@ -26,18 +26,20 @@ export function useCardRefunds() {
   );
 }
 
-export type CardRefundInput = z.output<typeof cardRefundBodySchema>;
+export type CardRefundInput = z.output<typeof cardRefundBodySchema> & {
+  /** One per opening of the dialog: a resent request is answered with the first refunds. */
+  requestKey: string;
+};
 
 /** REFUND TO CARD: the amount travels as exact decimal text, as a payout's does. */
 export function useRefundToCard(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CardRefundInput) =>
-      postJson(
-        '/api/payouts/card-refund',
-        { amount: centsToDecimalString(input.amount) },
-        cardRefundResponseSchema,
-      ),
+      requestJson('POST', '/api/payouts/card-refund', cardRefundResponseSchema, {
+        body: { amount: centsToDecimalString(input.amount) },
+        idempotencyKey: input.requestKey,
+      }),
     onSuccess: ({ balance, message }) => {
       toast({ title: 'REFUND REQUESTED', description: message });
       setCachedBalance(queryClient, userId, balance);

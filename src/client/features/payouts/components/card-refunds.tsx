@@ -28,6 +28,12 @@ import { formatDateTime, formatDollars } from '#client/lib/format.ts';
 import { usePayoutLimits } from '../api/get-payout-limits.ts';
 import { useCardRefunds, useRefundToCard } from '../api/card-refunds.ts';
 
+/** 128 random bits as hex: `getRandomValues` works outside secure contexts too. */
+const newRequestKey = (): string =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
+
 type FormValues = z.input<typeof cardRefundBodySchema>;
 type FormOutput = z.output<typeof cardRefundBodySchema>;
 
@@ -41,6 +47,8 @@ function RefundForm({
   onDone: () => void;
 }) {
   const refund = useRefundToCard(user.id);
+  // The form lives as long as one opening of the dialog: its key makes a resend a replay.
+  const [requestKey] = useState(newRequestKey);
   const {
     register,
     handleSubmit,
@@ -52,7 +60,7 @@ function RefundForm({
   });
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await refund.mutateAsync(values);
+      await refund.mutateAsync({ ...values, requestKey });
       onDone();
     } catch (error) {
       applyServerFieldErrors(error, setError, ['amount']);
@@ -94,7 +102,8 @@ export function CardRefundDialog({ user }: { user: PublicUser }) {
   const [open, setOpen] = useState(false);
   const limits = usePayoutLimits();
   const refundable = limits.data?.refundableToCard ?? 0;
-  if (refundable <= 0) return null;
+  // Kept while open: a refetch that leaves nothing refundable does not pull it from under you.
+  if (refundable <= 0 && !open) return null;
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <div className="space-y-2">
